@@ -1,0 +1,44 @@
+"""The template contract and its errors.
+
+A template is any object with the attributes below (duck-typed, so a user can pass their own
+to ``TemplateRegistry``); ``Template`` is a convenient base class that supplies the defaults.
+Templates are pure: they never fetch and never read the environment.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class TemplateError(ValueError):
+    """A template was used wrongly (unknown id, entity/list mix-up, bad parameter)."""
+
+
+class TemplateRejectedError(TemplateError):
+    """The body is not the template's own: a wall, a 404 page, another site's document."""
+
+
+class MissingApiKeyError(TemplateError):
+    """A template that needs a credential was called without one; the message names the variable."""
+
+
+class Template:
+    """Defaults for the optional parts of the template contract.
+
+    Subclasses set ``id``, ``name``, ``description`` and usually ``target_pattern``, and
+    define ``extract(doc)`` (HTML pages), ``extract_raw(body, url)`` (machine endpoints) or
+    ``extract_list(body, url, params)`` (list connectors), plus ``resolve_url(url)`` /
+    ``list_url(params)`` when the fetch URL differs from the page URL.
+    """
+
+    id: str = ""
+    name: str = ""
+    description: str = ""
+    target_pattern: re.Pattern | None = None
+    params: list[dict] | None = None
+    requires_api_key: bool = False
+    credential_ref: str | None = None
+    crawl_delay_seconds: float | None = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id}>"
