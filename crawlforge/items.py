@@ -1,0 +1,54 @@
+"""Items: what a crawl exports, as pydantic models handled through itemadapter."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+def utc_now() -> str:
+    """Timestamps in items are ISO 8601 UTC strings, so feeds need no custom encoder."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Page(BaseModel):
+    """One fetched page: its own structured data, its main content as markdown, and the
+    document (frontmatter + markdown) built from both."""
+
+    url: str
+    final_url: str | None = None
+    status: int | None = None
+    fetched_at: str = Field(default_factory=utc_now)
+    content_type: str | None = None
+    encoding: str | None = None
+    encoding_source: str | None = None
+    depth: int | None = None
+    rendered: bool = False
+    title: str | None = None
+    # raw HTML: pipelines need it; dropped before export unless CRAWLFORGE_EXPORT_HTML is on
+    html: str | None = None
+    structured_data: dict[str, Any] = Field(default_factory=dict)
+    structured_data_conflicts: list[dict[str, Any]] = Field(default_factory=list)
+    structured_data_provenance: dict[str, str] = Field(default_factory=dict)
+    embedded_state: dict[str, Any] | None = None
+    markdown: str = ""
+    document: str = ""
+    template: str | None = None
+    template_data: Any = None
+    template_warnings: list[str] = Field(default_factory=list)
+
+
+class ErrorRecord(BaseModel):
+    """Why a URL ended without an item: one line of the errors feed."""
+
+    url: str
+    stage: str
+    reason: str
+    detail: str = ""
+    status: int | None = None
+    vendor: str | None = None
+    limit: int | None = None
+    size: int | None = None
+    at: str = Field(default_factory=utc_now)

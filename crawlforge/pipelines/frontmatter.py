@@ -1,0 +1,46 @@
+"""The document: YAML frontmatter (url, processed_at, content_length, then the page's own
+data) above the markdown."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from itemadapter import ItemAdapter
+
+from crawlforge.extract.frontmatter import cap_frontmatter, render_document
+
+
+def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dict:
+    """Keys in the documented order; empty sections are left out."""
+    html = adapter.get("html") or ""
+    frontmatter = {
+        "url": adapter["url"],
+        "processed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "content_length": len(html.encode("utf-8", "surrogatepass")),
+        **(adapter.get("structured_data") or {}),
+    }
+    if adapter.get("template"):
+        frontmatter["template"] = adapter["template"]
+    if adapter.get("template_data") is not None:
+        frontmatter["template_data"] = adapter["template_data"]
+    if include_embedded_state and adapter.get("embedded_state"):
+        frontmatter["embedded_state"] = adapter["embedded_state"]
+    return frontmatter
+
+
+class FrontmatterPipeline:
+    def __init__(self, max_bytes: int, include_embedded_state: bool):
+        self.max_bytes = max_bytes
+        self.include_embedded_state = include_embedded_state
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        settings = crawler.settings
+        return cls(settings.getint("CRAWLFORGE_FRONTMATTER_MAX_BYTES"),
+                   settings.getbool("CRAWLFORGE_FRONTMATTER_EMBEDDED_STATE"))
+
+    def process_item(self, item):
+        adapter = ItemAdapter(item)
+        frontmatter = cap_frontmatter(build_frontmatter(adapter, self.include_embedded_state), self.max_bytes)
+        adapter["document"] = render_document(frontmatter, adapter.get("markdown") or "")
+        return item

@@ -1,0 +1,39 @@
+"""Main-content markdown of each page."""
+
+from __future__ import annotations
+
+from itemadapter import ItemAdapter
+
+from crawlforge.extract.markdown import html_to_markdown
+
+
+SPIDER_ARGS = {"main_content": "main_content", "include_images": "images", "include_links": "links"}
+
+
+class MarkdownPipeline:
+    def __init__(self, crawler):
+        self.crawler = crawler
+        settings = crawler.settings
+        self.options = {
+            "main_content": settings.getbool("CRAWLFORGE_MARKDOWN_MAIN_CONTENT"),
+            "include_images": settings.getbool("CRAWLFORGE_MARKDOWN_IMAGES"),
+            "include_links": settings.getbool("CRAWLFORGE_MARKDOWN_LINKS"),
+        }
+        self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_item(self, item):
+        adapter = ItemAdapter(item)
+        html = adapter.get("html")
+        if not html:
+            return item
+        options = dict(self.options)
+        # spider arguments win over settings: -a main_content=0, -a images=0, -a links=0
+        for option, arg in SPIDER_ARGS.items():
+            if (value := getattr(self.crawler.spider, arg, None)) is not None:
+                options[option] = str(value).lower() not in ("0", "false", "no")
+        adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **options)
+        return item

@@ -1,0 +1,45 @@
+"""Structured data from the raw HTML, before any cleaning strips the scripts it lives in."""
+
+from __future__ import annotations
+
+import logging
+
+from itemadapter import ItemAdapter
+
+from crawlforge.extract.embedded import extract_embedded_state
+from crawlforge.extract.structured import extract_structured_data
+
+logger = logging.getLogger(__name__)
+
+
+class StructuredDataPipeline:
+    def __init__(self, stats, extractors: list[str]):
+        self.stats = stats
+        self.extractors = extractors or None
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler.stats, crawler.settings.getlist("CRAWLFORGE_STRUCTURED_EXTRACTORS"))
+
+    def process_item(self, item):
+        adapter = ItemAdapter(item)
+        html, url = adapter.get("html"), adapter["url"]
+        if not html:
+            return item
+        data = extract_structured_data(html, adapter.get("final_url") or url, extractors=self.extractors)
+        for error in data.errors:
+            logger.warning("Structured-data extractor %s failed on %s: %s",
+                           error["extractor"], url, error["message"])
+            self.stats.inc_value(f"structured_data/errors/{error['extractor']}")
+        for source in data.sources_found:
+            self.stats.inc_value(f"structured_data/found/{source}")
+        adapter["structured_data"] = data.to_frontmatter()
+        adapter["structured_data_provenance"] = data.provenance
+        adapter["structured_data_conflicts"] = data.conflicts
+        adapter["title"] = adapter["structured_data"].get("meta", {}).get("title")
+        embedded = extract_embedded_state(html)
+        if embedded["found"]:
+            adapter["embedded_state"] = embedded["data"]
+            for entry in embedded["found"]:
+                self.stats.inc_value(f"embedded_state/found/{entry['name']}")
+        return item

@@ -1,0 +1,50 @@
+"""The last gate before export: an item that does not hold up is dropped with a logged
+reason and a stats counter, never a crash."""
+
+from __future__ import annotations
+
+from itemadapter import ItemAdapter
+from pydantic import ValidationError
+from scrapy.exceptions import DropItem
+
+from crawlforge.items import Page
+
+
+def page_problem(adapter: ItemAdapter) -> tuple[str, str] | None:
+    """Why a page item is not worth exporting, as (stats key, message), or None."""
+    if not adapter.get("document"):
+        return "no_document", "no document was built"
+    if not (adapter.get("markdown") or "").strip() and adapter.get("template_data") is None:
+        return "no_content", "the page has no main content"
+    return None
+
+
+class ValidationPipeline:
+    def __init__(self, stats, export_html: bool):
+        self.stats = stats
+        self.export_html = export_html
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler.stats, crawler.settings.getbool("CRAWLFORGE_EXPORT_HTML"))
+
+    def drop(self, key: str, message: str, url: str):
+        self.stats.inc_value("validation/dropped")
+        self.stats.inc_value(f"validation/dropped/{key}")
+        raise DropItem(f"Invalid item for {url}: {message}")
+
+    def process_item(self, item):
+        adapter = ItemAdapter(item)
+        if not isinstance(item, Page):
+            return item
+        try:
+            Page.model_validate(adapter.asdict())
+        except ValidationError as error:
+            self.drop("schema", f"{error.error_count()} schema error(s), first: {error.errors()[0]['msg']}",
+                      adapter["url"])
+        if problem := page_problem(adapter):
+            self.drop(*problem, adapter["url"])
+        if not self.export_html:
+            del adapter["html"]
+        self.stats.inc_value("validation/passed")
+        return item

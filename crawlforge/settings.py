@@ -1,0 +1,73 @@
+"""Scrapy settings for crawlforge, and the defaults of every ``CRAWLFORGE_*`` setting.
+
+The order of the whole page pipeline is visible here at a glance: downloader middlewares vet
+each response, then item pipelines turn it into structured data, markdown and a document.
+Override any of these with ``-s NAME=VALUE`` or a spider's ``custom_settings``.
+"""
+
+BOT_NAME = "crawlforge"
+
+SPIDER_MODULES = ["crawlforge.spiders"]
+NEWSPIDER_MODULE = "crawlforge.spiders"
+COMMANDS_MODULE = "crawlforge.commands"
+
+# Identify the crawler honestly; replace the URL with a page about your crawl.
+USER_AGENT = "crawlforge/0.1 (+https://example.com/crawlforge-bot)"
+
+ROBOTSTXT_OBEY = True
+
+# Politeness: AutoThrottle adapts the delay to the server's latency.
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 60.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 32 * 1024 * 1024  # 32 MiB
+DOWNLOAD_WARNSIZE = 8 * 1024 * 1024  # 8 MiB
+RETRY_TIMES = 2
+RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
+
+# Scrapy 2.19 turns on a code-executing remote-control server by default; crawlforge does not.
+REMOTE_CONTROL_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+
+FEED_EXPORT_ENCODING = "utf-8"
+TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+
+SPIDER_MIDDLEWARES = {}
+
+DOWNLOADER_MIDDLEWARES = {}
+
+EXTENSIONS = {}
+
+ITEM_PIPELINES = {
+    "crawlforge.pipelines.structured.StructuredDataPipeline": 100,
+    "crawlforge.pipelines.markdown.MarkdownPipeline": 200,
+    "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
+    "crawlforge.pipelines.validation.ValidationPipeline": 900,
+    "crawlforge.pipelines.documents.DocumentsPipeline": 950,
+}
+
+# --- crawlforge ---------------------------------------------------------------------------
+# Folder or s3:// prefix to also write each document into as a .md file (empty: don't).
+CRAWLFORGE_DOCUMENTS_DIR = ""
+# Export the raw HTML of each page in the item's `html` field.
+CRAWLFORGE_EXPORT_HTML = False
+# Frontmatter past this size loses its largest sections (named in a note key).
+CRAWLFORGE_FRONTMATTER_MAX_BYTES = 64 * 1024  # 64 KiB
+# Put embedded app state (__NEXT_DATA__ and friends) in the frontmatter too, not only the item.
+CRAWLFORGE_FRONTMATTER_EMBEDDED_STATE = False
+# Keep only the main content (False: convert the whole page).
+CRAWLFORGE_MARKDOWN_MAIN_CONTENT = True
+# Keep images and links in the markdown.
+CRAWLFORGE_MARKDOWN_IMAGES = True
+CRAWLFORGE_MARKDOWN_LINKS = True
+# Pages larger than this are converted without main-content scoring.
+CRAWLFORGE_MARKDOWN_MAX_BYTES = 8 * 1024 * 1024  # 8 MiB
+# Structured-data extractors ("module:Class"); empty: the built-in set.
+CRAWLFORGE_STRUCTURED_EXTRACTORS = []
+# Default page limit and link depth of the `site` spider (0: no limit).
+CRAWLFORGE_MAX_PAGES = 0
+CRAWLFORGE_MAX_DEPTH = 0

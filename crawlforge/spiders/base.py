@@ -1,0 +1,61 @@
+"""What every crawlforge spider shares: start URLs from ``-a url=`` or ``-a urls_file=``, and
+turning an HTML response into a ``Page`` item for the page pipeline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import scrapy
+from scrapy.http import Response, TextResponse
+
+from crawlforge.items import Page
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+def read_urls_file(path: str) -> list[str]:
+    """One URL a line; blank lines and ``#`` comments are skipped."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def content_type(response: Response) -> str:
+    return response.headers.get(b"Content-Type", b"").decode("latin-1")
+
+
+def is_html(response: Response) -> bool:
+    """Scrapy picks HtmlResponse from the Content-Type or, when there is none, from the body."""
+    if not isinstance(response, TextResponse):
+        return False
+    declared = content_type(response).split(";")[0].strip().lower()
+    return declared in HTML_TYPES or not declared
+
+
+def page_item(response: TextResponse, **fields) -> Page:
+    """A ``Page`` holding the raw HTML, before any pipeline has touched it."""
+    meta = response.meta
+    return Page(
+        url=meta.get("redirect_urls", [response.url])[0],
+        final_url=response.url,
+        status=response.status,
+        content_type=content_type(response) or None,
+        encoding=meta.get("crawlforge_encoding") or response.encoding,
+        encoding_source=meta.get("crawlforge_encoding_source"),
+        depth=meta.get("depth"),
+        rendered=bool(meta.get("playwright")),
+        html=response.text,
+        **fields,
+    )
+
+
+class CrawlforgeSpider(scrapy.Spider):
+    """Base spider: ``-a url=URL`` (one) or ``-a urls_file=FILE`` (many), and
+    ``-a documents_dir=DIR`` to also write each document as a .md file."""
+
+    def __init__(self, url: str | None = None, urls_file: str | None = None,
+                 documents_dir: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.start_urls = ([url] if url else []) + (read_urls_file(urls_file) if urls_file else [])
+        if not self.start_urls and not getattr(self, "allow_no_urls", False):
+            raise ValueError(f"{self.name}: give -a url=URL or -a urls_file=FILE")
+        self.documents_dir = documents_dir

@@ -1,0 +1,71 @@
+"""``scrapy crawl site``: crawl a website from a start URL, one item per HTML page."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+import scrapy
+from scrapy.linkextractors import LinkExtractor
+
+from crawlforge.spiders.base import CrawlforgeSpider, is_html, page_item
+
+
+class SiteSpider(CrawlforgeSpider):
+    """Follows links within the start URLs' domains.
+
+    Arguments: ``url`` or ``urls_file``; ``max_pages`` (requests scheduled, start URLs
+    included), ``max_depth`` (link hops from a start URL), ``allow`` (a regex a followed URL
+    must match; start URLs are always fetched), ``follow=0`` to fetch only the start URLs.
+    """
+
+    name = "site"
+
+    def __init__(self, max_pages: str | int | None = None, max_depth: str | int | None = None,
+                 allow: str | None = None, follow: str | int = 1, **kwargs):
+        super().__init__(**kwargs)
+        self.max_pages = None if max_pages is None else int(max_pages)
+        self.max_depth = None if max_depth is None else int(max_depth)
+        self.follow = str(follow).lower() not in ("0", "false", "no")
+        self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
+        self.link_extractor = LinkExtractor(allow=[re.compile(allow)] if allow else (),
+                                            allow_domains=self.allowed_domains, unique=True)
+        self.scheduled: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
+        if spider.max_pages is None:
+            spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
+        if spider.max_depth is None:
+            spider.max_depth = settings.getint("CRAWLFORGE_MAX_DEPTH") or None
+        return spider
+
+    def schedule(self, url: str) -> scrapy.Request | None:
+        """A request for ``url`` unless it was scheduled already or a limit is reached."""
+        if url in self.scheduled:
+            return None
+        if self.max_pages is not None and len(self.scheduled) >= self.max_pages:
+            return None
+        self.scheduled.add(url)
+        return scrapy.Request(url, callback=self.parse)
+
+    async def start(self):
+        for url in self.start_urls:
+            if request := self.schedule(url):
+                yield request
+
+    def parse(self, response):
+        depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
+        if not is_html(response):
+            self.logger.info("Not HTML, no item: %s (%s)", response.url,
+                             response.headers.get(b"Content-Type", b"").decode("latin-1"))
+            self.crawler.stats.inc_value("crawlforge/skipped/not_html")
+            return
+        yield page_item(response)
+        if not self.follow or (self.max_depth is not None and depth >= self.max_depth):
+            return
+        for link in self.link_extractor.extract_links(response):
+            if request := self.schedule(link.url):
+                yield request
