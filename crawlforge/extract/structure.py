@@ -1,0 +1,83 @@
+"""Structure signatures: a page's shape in a few dozen keys, to notice redesigns.
+
+A signature is the sorted tag vocabulary plus a histogram of element counts by depth
+(html = 1, head/body = 2, ...). Both sides of a comparison are parsed by the same
+browser-like HTML5 parser (lexbor), so inserted html/head/body count the same way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from selectolax.lexbor import LexborHTMLParser
+
+
+def structure_signature(html: str, root: str | None = None) -> dict:
+    """Return ``{"tags": [...], "depths": {"1": n, ...}}`` for the document.
+
+    With ``root`` (a CSS selector), only the descendants of its first match count,
+    at their absolute depths, so changes outside that region leave the score alone.
+    """
+    tree = LexborHTMLParser(html or "")
+    document = tree.root.parent if tree.root is not None else None
+    start, depth = document, 0
+    if root is not None:
+        start = tree.css_first(root)
+        depth = _depth(start) if start is not None else 0
+    counts: Counter[int] = Counter()
+    tags: set[str] = set()
+    if start is not None:
+        for node, level in _descendants(start, depth):
+            tags.add(node.tag.lower())
+            counts[level] += 1
+    return {"tags": sorted(tags), "depths": {str(k): counts[k] for k in sorted(counts)}}
+
+
+def _depth(node) -> int:
+    """Number of ancestors up to and including the document node."""
+    depth = 0
+    while node.parent is not None:
+        depth, node = depth + 1, node.parent
+    return depth
+
+
+def _descendants(node, depth: int):
+    """Yield ``(element, depth)`` for every element below ``node``, iteratively."""
+    stack = [(child, depth + 1) for child in node.iter() if child.is_element_node]
+    stack.reverse()
+    while stack:
+        element, level = stack.pop()
+        yield element, level
+        children = [child for child in element.iter() if child.is_element_node]
+        stack.extend((child, level + 1) for child in reversed(children))
+
+
+def structural_similarity(a: dict | None, b: dict | None) -> float:
+    """Mean of tag-vocabulary Jaccard and depth-histogram overlap, in 0..1.
+
+    A missing signature scores 0; a signature stored without ``depths`` (an old
+    baseline) degrades to at most 0.5 instead of failing.
+    """
+    if not a or not b:
+        return 0.0
+    tags_a, tags_b = set(a.get("tags") or []), set(b.get("tags") or [])
+    if not tags_a and not tags_b:
+        return 1.0
+    if not tags_a or not tags_b:
+        return 0.0
+    jaccard = len(tags_a & tags_b) / len(tags_a | tags_b)
+    score = (jaccard + _depth_similarity(a.get("depths"), b.get("depths"))) / 2
+    return min(1.0, max(0.0, score))
+
+
+def _depth_similarity(a: dict | None, b: dict | None) -> float:
+    """Shared / total element counts over the union of depths (min over max)."""
+    if a is None or b is None:
+        return 0.0
+    a = {str(k): v for k, v in a.items()}
+    b = {str(k): v for k, v in b.items()}
+    keys = a.keys() | b.keys()
+    total = sum(max(a.get(k, 0), b.get(k, 0)) for k in keys)
+    if not keys or total == 0:
+        return 1.0
+    return sum(min(a.get(k, 0), b.get(k, 0)) for k in keys) / total
