@@ -1,0 +1,107 @@
+"""Page HTML to clean markdown: main content only, absolute links, no tracking, no data: images.
+
+One lexbor parse per page: `maincontent` prunes and picks the content nodes on that tree, links
+and images are rewritten in place, and only the chosen HTML goes through html-to-markdown.
+"""
+
+import re
+from functools import lru_cache
+
+from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia, PreprocessingOptions,
+                              convert)
+from selectolax.lexbor import LexborHTMLParser
+
+from crawlforge.extract.maincontent import JUNK_TAGS, main_content as find_main_content
+from crawlforge.extract.urls import TRACKING_PARAMS, base_url, clean_url
+
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
+_LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy", "src")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+@lru_cache(maxsize=4)
+def _options(include_images: bool) -> ConversionOptions:
+    return ConversionOptions(
+        extract_metadata=False, autolinks=False, skip_images=not include_images,
+        inline_data_media=InlineDataMedia.DROP_ELEMENT, preprocessing=PreprocessingOptions(enabled=False),
+        include_blockquote_citations=False, expand_abbreviations=False, bullets="-",
+        hidden_content=HiddenContent.DROP, max_depth=512, compact_tables=True, escape_misc=False,
+    )
+
+
+def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_images: bool = True,
+                     include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
+                     tracking_params: tuple = TRACKING_PARAMS) -> str:
+    """Markdown of the page's main content (or the whole body when `main_content` is false).
+
+    Pages over `max_bytes` (UTF-8 estimate: characters) are converted whole, without scoring, so
+    that a huge page costs one linear pass. Never raises on malformed input.
+    """
+    tree = _parse(html)
+    if tree is None or tree.body is None:
+        return ""
+    base = base_url(url, _base_href(tree))
+    if main_content and (max_bytes is None or len(html) <= max_bytes):
+        nodes = find_main_content(tree)
+    else:
+        tree.strip_tags(JUNK_TAGS)
+        nodes = [tree.body]
+    for node in nodes:
+        _fix_links(node, base, include_links, tracking_params)
+        if include_images:
+            _fix_images(node, base, tracking_params)
+    fragment = "".join(node.html or "" for node in nodes)
+    return _tidy(convert(fragment, _options(include_images)).content or "")
+
+
+def _parse(html) -> LexborHTMLParser | None:
+    if isinstance(html, (bytes, bytearray)):
+        html = bytes(html).decode("utf-8", errors="replace")
+    if not html:
+        return None
+    try:
+        return LexborHTMLParser(html)
+    except UnicodeEncodeError:  # lone surrogates from a bad decode
+        return LexborHTMLParser(html.encode("utf-8", errors="replace").decode("utf-8"))
+
+
+def _base_href(tree: LexborHTMLParser) -> str | None:
+    base = tree.css_first("base[href]")
+    return base.attributes.get("href") if base is not None else None
+
+
+def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> None:
+    """Absolute, tracking-free hrefs; links that lead nowhere (or all links) keep only their text."""
+    if not include_links:
+        root.unwrap_tags(["a"])
+        return
+    dead = []
+    for link in root.css("a"):
+        href = link.attributes.get("href")
+        target = clean_url(href, base, tracking_params) if href else None
+        if target is None:
+            dead.append(link)
+        else:
+            link.attrs["href"] = target
+    for link in dead:
+        link.unwrap()
+
+
+def _fix_images(root, base: str, tracking_params: tuple) -> None:
+    """Absolute image URLs, taking lazy-loading attributes over placeholder or data: sources."""
+    dead = []
+    for image in root.css("img"):
+        attrs = image.attributes
+        src = next((attrs[name] for name in _LAZY_SRC
+                    if attrs.get(name) and not attrs[name].lstrip().startswith("data:")), None)
+        target = clean_url(src, base, tracking_params) if src else None
+        if target is None:
+            dead.append(image)
+        else:
+            image.attrs["src"] = target
+    for image in dead:
+        image.decompose()
+
+
+def _tidy(markdown: str) -> str:
+    return _BLANK_LINES.sub("\n\n", markdown).strip() + "\n" if markdown.strip() else ""

@@ -1,0 +1,69 @@
+"""URL hygiene for links and images in extracted content.
+
+Links in markdown should work outside the page: absolute, without the fragment (it points into
+the old page) and without click-tracking parameters (they carry no content and leak campaigns).
+"""
+
+from urllib.parse import urljoin
+
+TRACKING_PARAMS = (
+    "utm_*", "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid",
+    "mc_cid", "mc_eid", "_hsenc", "_hsmkt", "__hssc", "__hstc", "__hsfp", "hsctatracking",
+    "igshid", "ref_src", "ref_url", "twclid", "ttclid", "li_fat_id", "mkt_tok", "_ga", "_gl",
+    "oly_anon_id", "oly_enc_id", "vero_id", "wickedid", "rb_clickid", "s_cid", "spm",
+)
+"""Query parameters dropped from URLs; a trailing `*` matches any name with that prefix."""
+
+_UNLINKABLE = ("javascript:", "data:", "vbscript:", "about:", "blob:")
+
+
+def _split_patterns(params):
+    names = frozenset(p.lower() for p in params if not p.endswith("*"))
+    prefixes = tuple(p[:-1].lower() for p in params if p.endswith("*"))
+    return names, prefixes
+
+
+_DEFAULT_PATTERNS = _split_patterns(TRACKING_PARAMS)
+
+
+def strip_tracking(query: str, patterns=_DEFAULT_PATTERNS) -> str:
+    """Drops tracking pairs from a raw query string, keeping the others byte-for-byte in order."""
+    names, prefixes = patterns
+    kept = []
+    for pair in query.split("&"):
+        key = pair.split("=", 1)[0].lower()
+        if pair and key not in names and not (prefixes and key.startswith(prefixes)):
+            kept.append(pair)
+    return "&".join(kept)
+
+
+def clean_url(href: str, base: str, tracking_params=TRACKING_PARAMS) -> str | None:
+    """Absolute URL without fragment or tracking parameters; None for links that lead nowhere.
+
+    Fragment-only links (`#top`) and script/data URLs give None, so callers can keep the text
+    and drop the link.
+    """
+    href = href.strip()
+    if not href or href.startswith("#") or href[:11].lower().startswith(_UNLINKABLE):
+        return None
+    try:
+        absolute = urljoin(base, href) if base else href
+    except ValueError:  # e.g. a malformed IPv6 host
+        return None
+    absolute = absolute.split("#", 1)[0]
+    if "?" not in absolute:
+        return absolute
+    patterns = _DEFAULT_PATTERNS if tracking_params is TRACKING_PARAMS else _split_patterns(tracking_params)
+    head, query = absolute.split("?", 1)
+    query = strip_tracking(query, patterns)
+    return f"{head}?{query}" if query else head
+
+
+def base_url(page_url: str, base_href: str | None) -> str:
+    """The URL relative links resolve against: `<base href>` (itself relative to the page) wins."""
+    if base_href and base_href.strip() and not base_href.strip().lower().startswith(_UNLINKABLE):
+        try:
+            return urljoin(page_url or "", base_href.strip())
+        except ValueError:
+            pass
+    return page_url or ""
