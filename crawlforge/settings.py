@@ -40,7 +40,9 @@ SPIDER_MIDDLEWARES = {}
 
 DOWNLOADER_MIDDLEWARES = {}
 
-EXTENSIONS = {}
+EXTENSIONS = {
+    "crawlforge.extensions.statsfile.StatsFile": 900,
+}
 
 ITEM_PIPELINES = {
     "crawlforge.pipelines.structured.StructuredDataPipeline": 100,
@@ -68,6 +70,8 @@ CRAWLFORGE_MARKDOWN_LINKS = True
 CRAWLFORGE_MARKDOWN_MAX_BYTES = 8 * 1024 * 1024  # 8 MiB
 # Structured-data extractors ("module:Class"); empty: the built-in set.
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
+# Write the final crawl stats to this JSON file (empty: don't).
+CRAWLFORGE_STATS_FILE = ""
 # Default page limit and link depth of the `site` spider (0: no limit).
 CRAWLFORGE_MAX_PAGES = 0
 CRAWLFORGE_MAX_DEPTH = 0

@@ -1,0 +1,223 @@
+"""A local HTTP server for tests, the demo and benchmarks: serves a folder on 127.0.0.1, with
+fault modes chosen by path prefix so a crawl can meet every failure a real site has.
+
+Run by hand: ``python -m crawlforge.testing.server --root fixtures/demo --port 8000``.
+
+Fault modes (``<rest>`` is a path under the root, served after the fault is applied):
+
+- ``/_status/<code>/<rest>``: serve with that status (an empty body when ``<rest>`` is empty)
+- ``/_slow/<seconds>/<rest>``: wait, then serve
+- ``/_redirect/<n>/<rest>``: a chain of ``n`` 302 redirects ending at ``/<rest>``
+- ``/_redirect_to?url=<target>``: one 302 to any URL
+- ``/_loop/<name>``: redirects forever
+- ``/_headers/<Name=Value;Name=Value>/<rest>``: serve with these headers set (e.g. Content-Type)
+- ``/_reset/<rest>``: close the connection without an answer
+- ``/_big/<bytes>``: an HTML page of that many bytes, with Content-Length;
+  ``/_big_chunked/<bytes>``: the same streamed without Content-Length
+- ``/_gen/<total>/<i>``: page ``i`` of a generated site of ``total`` pages, each linking to a
+  few others (for benchmarks)
+- ``/_log``: the access log as JSON (method, path, headers); ``/_log/clear`` empties it
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import mimetypes
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+GENERATED_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Generated page {i}</title>
+<meta name="description" content="Page {i} of a generated site of {total} pages">
+<script type="application/ld+json">{{"@context": "https://schema.org", "@type": "Article",
+"headline": "Generated page {i}", "author": {{"@type": "Person", "name": "Bench"}}}}</script>
+</head><body><header><nav>{nav}</nav></header>
+<main><article><h1>Generated page {i}</h1>{paragraphs}</article></main>
+<footer><p>Footer of page {i}</p></footer></body></html>"""
+
+PARAGRAPH = ("<p>Paragraph {n} of page {i}. Crawlers turn pages like this one into markdown "
+             "with their structured data as frontmatter, so that search indexes and language "
+             "models read the content without the navigation around it.</p>")
+
+
+def generated_page(total: int, i: int) -> bytes:
+    links = sorted({(i * 7 + k * 13) % total for k in range(1, 6)} | {(i + 1) % total})
+    nav = " ".join(f'<a href="/_gen/{total}/{j}">Page {j}</a>' for j in links)
+    paragraphs = "".join(PARAGRAPH.format(n=n, i=i) for n in range(8))
+    return GENERATED_PAGE.format(i=i, total=total, nav=nav, paragraphs=paragraphs).encode()
+
+
+class FixtureHandler(BaseHTTPRequestHandler):
+    server: FixtureServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # the access log is kept in memory instead
+        pass
+
+    def do_HEAD(self):
+        self.do_GET()
+
+    def do_GET(self):
+        self.server.record(self)
+        path = unquote(urlsplit(self.path).path)
+        parts = path.lstrip("/").split("/")
+        mode = parts[0] if parts and parts[0].startswith("_") else None
+        handler = getattr(self, f"mode{mode}", None) if mode else None
+        if mode and handler is None:
+            return self.send_body(404, b"unknown fault mode", "text/plain")
+        if handler:
+            return handler(parts[1:])
+        return self.serve_file(path)
+
+    # -- plain files ----------------------------------------------------------------------
+    def serve_file(self, path: str, status: int = 200, headers: dict | None = None):
+        file = self.server.resolve(path)
+        if file is None:
+            return self.send_body(404 if status == 200 else status, b"<html><body><h1>Not Found</h1></body></html>",
+                                  "text/html", headers)
+        content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        if file.suffix in (".html", ".htm"):
+            content_type = "text/html"
+        self.send_body(status, file.read_bytes(), content_type, headers)
+
+    def send_body(self, status: int, body: bytes, content_type: str, headers: dict | None = None):
+        headers = {"Content-Type": content_type, "Content-Length": str(len(body)), **(headers or {})}
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def rest(self, parts: list[str]) -> str:
+        return "/" + "/".join(parts)
+
+    # -- fault modes ----------------------------------------------------------------------
+    def mode_status(self, parts):
+        code, rest = int(parts[0]), self.rest(parts[1:])
+        if rest == "/":
+            return self.send_body(code, b"", "text/html")
+        self.serve_file(rest, status=code)
+
+    def mode_slow(self, parts):
+        time.sleep(float(parts[0]))
+        self.serve_file(self.rest(parts[1:]))
+
+    def mode_redirect(self, parts):
+        hops, rest = int(parts[0]), self.rest(parts[1:])
+        target = f"/_redirect/{hops - 1}{rest}" if hops > 1 else rest
+        self.send_body(302, b"", "text/html", {"Location": target})
+
+    def mode_redirect_to(self, parts):
+        target = parse_qs(urlsplit(self.path).query).get("url", ["/"])[0]
+        self.send_body(302, b"", "text/html", {"Location": target})
+
+    def mode_loop(self, parts):
+        name = parts[0] if parts else "loop"
+        self.send_body(302, b"", "text/html", {"Location": f"/_loop/{name}"})
+
+    def mode_headers(self, parts):
+        pairs = (item.split("=", 1) for item in parts[0].split(";") if "=" in item)
+        self.serve_file(self.rest(parts[1:]), headers=dict(pairs))
+
+    def mode_reset(self, parts):
+        self.close_connection = True
+        self.connection.shutdown(2)
+
+    def mode_big(self, parts):
+        self.send_body(200, self.big_body(int(parts[0])), "text/html")
+
+    def mode_big_chunked(self, parts):
+        body = self.big_body(int(parts[0]))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for start in range(0, len(body), 64 * 1024):
+            chunk = body[start:start + 64 * 1024]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        self.wfile.write(b"0\r\n\r\n")
+
+    @staticmethod
+    def big_body(size: int) -> bytes:
+        head, tail = b"<html><body><p>", b"</p></body></html>"
+        return head + b"x" * max(0, size - len(head) - len(tail)) + tail
+
+    def mode_gen(self, parts):
+        total, i = int(parts[0]), int(parts[1])
+        if not 0 <= i < total:
+            return self.send_body(404, b"", "text/html")
+        self.send_body(200, generated_page(total, i), "text/html; charset=utf-8")
+
+    def mode_log(self, parts):
+        if parts and parts[0] == "clear":
+            self.server.access_log.clear()
+        self.send_body(200, json.dumps(self.server.access_log).encode(), "application/json")
+
+
+class FixtureServer(ThreadingHTTPServer):
+    """``FixtureServer(root).start()`` serves ``root`` on 127.0.0.1 in a background thread."""
+
+    daemon_threads = True
+
+    def __init__(self, root: str | Path, port: int = 0, host: str = "127.0.0.1"):
+        super().__init__((host, port), FixtureHandler)
+        self.root = Path(root).resolve()
+        self.access_log: list[dict] = []
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def url(self, path: str = "/") -> str:
+        return self.base_url + "/" + path.lstrip("/")
+
+    def resolve(self, path: str) -> Path | None:
+        """The file under the root for a URL path (``index.html`` for folders), or None."""
+        file = (self.root / path.lstrip("/")).resolve()
+        if file.is_dir():
+            file = file / "index.html"
+        if not file.is_relative_to(self.root) or not file.is_file():
+            return None
+        return file
+
+    def record(self, handler: BaseHTTPRequestHandler):
+        with self._lock:
+            self.access_log.append({"method": handler.command, "path": handler.path,
+                                    "headers": dict(handler.headers.items())})
+
+    def start(self) -> FixtureServer:
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self.shutdown()
+        self.server_close()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default="fixtures", help="folder to serve")
+    parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    parser.add_argument("--port-file", help="write the chosen port to this file")
+    args = parser.parse_args(argv)
+    server = FixtureServer(args.root, args.port)
+    if args.port_file:
+        Path(args.port_file).write_text(str(server.server_address[1]))
+    print(f"Serving {server.root} at {server.base_url}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
