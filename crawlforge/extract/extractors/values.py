@@ -1,0 +1,110 @@
+"""Normalisers shared by the extractors: prices, currencies, availability, URLs, names."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from urllib.parse import urljoin
+
+_NUMBER = re.compile(r"\d[\d.,\s\u00a0\u202f']*")
+_AVAILABILITY = {
+    name.lower(): name
+    for name in (
+        "InStock", "OutOfStock", "PreOrder", "BackOrder", "Discontinued", "InStoreOnly",
+        "LimitedAvailability", "OnlineOnly", "PreSale", "SoldOut", "Reserved", "MadeToOrder",
+    )
+}
+# OpenGraph/Facebook catalogue spellings of the same states.
+_AVAILABILITY.update({"oos": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
+
+
+def text(value) -> str | None:
+    """A plain string from a scalar, the first item of a list, or a node's name."""
+    if isinstance(value, list):
+        return next((t for t in map(text, value) if t), None)
+    if isinstance(value, dict):
+        return text(value.get("name") or value.get("@value") or value.get("value"))
+    if isinstance(value, bool) or value is None:
+        return None
+    result = str(value).strip()
+    return result or None
+
+
+def price(value) -> str | None:
+    """A decimal string with a dot: 27.9 -> "27.90", "1.299,00 EUR" -> "1299.00".
+
+    Integral numbers stay integral ("450"), strings keep their written precision.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        if value != value or value in (float("inf"), float("-inf")):
+            return None
+        return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+    match = _NUMBER.search(text(value) or "")
+    if not match:
+        return None
+    digits = re.sub(r"[\s\u00a0\u202f']", "", match.group()).rstrip(".,")
+    return _decimal_point(digits)
+
+
+def _decimal_point(digits: str) -> str:
+    """The last separator is the decimal point, unless it is the only one and three
+    digits follow it ("1,299" / "1.299" are thousands) or it repeats ("1.299.000")."""
+    last = max(digits.rfind("."), digits.rfind(","))
+    if last == -1:
+        return digits
+    whole, fraction = digits[:last], digits[last + 1 :]
+    plain_whole = whole.replace(",", "").replace(".", "")
+    only_one_kind = len({c for c in digits if c in ".,"}) == 1
+    if only_one_kind and (digits.count(digits[last]) > 1 or (len(fraction) == 3 and plain_whole.strip("0"))):
+        return plain_whole + fraction
+    return f"{plain_whole or '0'}.{fraction}"
+
+
+def minor_units(value, digits: int = 2) -> str | None:
+    """Shopify's integer cents (2790) as a price string ("27.90")."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        amount = Decimal(str(value)) / (10**digits)
+    except InvalidOperation:
+        return None
+    return f"{amount:.{digits}f}"
+
+
+def currency(value) -> str | None:
+    result = text(value)
+    return result.upper() if result and len(result) == 3 and result.isalpha() else result
+
+
+def availability(value) -> str | None:
+    """The short schema.org name (``InStock``) from a URL, a short name or an OG word."""
+    raw = text(value)
+    if not raw:
+        return None
+    key = re.sub(r"[\s_-]", "", raw.rstrip("/").rsplit("/", 1)[-1]).lower()
+    return _AVAILABILITY.get(key, raw)
+
+
+def absolute_url(value, base: str) -> str | None:
+    raw = text(value if not isinstance(value, dict) else value.get("url") or value.get("contentUrl") or value.get("@id"))
+    if not raw:
+        return None
+    try:
+        return urljoin(base, raw)
+    except ValueError:
+        return raw
+
+
+def same(a, b) -> bool:
+    """Values that only differ in spelling (450 vs "450.00", case) are the same."""
+    try:
+        return Decimal(str(a)) == Decimal(str(b))
+    except (InvalidOperation, ValueError):
+        return str(a).strip().casefold() == str(b).strip().casefold()
+
+
+def compact(record: dict) -> dict:
+    """Drop empty values so absent fields never shadow lower-priority sources."""
+    return {key: value for key, value in record.items() if value not in (None, "", [], {})}

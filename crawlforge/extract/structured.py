@@ -1,0 +1,101 @@
+"""The page's own data (JSON-LD, platform scripts, microdata, OpenGraph, meta tags),
+read before cleaning and merged by extractor priority, with provenance.
+
+Merge rule: for each field the highest-priority extractor that has a value wins;
+every other extractor with a different value is recorded in ``conflicts``.
+An extractor that raises becomes an ``errors`` entry; the others still run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from extruct.utils import parse_html
+
+from crawlforge.extract.extractors import Finding, Page, load_extractors
+from crawlforge.extract.extractors.values import same
+
+SECTIONS = ("meta", "structured_data", "platform_data")
+_NO_CONFLICT_FIELDS = {"variants"}  # lists: the winner's list is kept whole
+
+
+@dataclass
+class StructuredData:
+    meta: dict = field(default_factory=dict)
+    structured_data: dict = field(default_factory=dict)
+    platform_data: dict = field(default_factory=dict)
+    provenance: dict = field(default_factory=dict)  # "structured_data.price" -> "json-ld"
+    conflicts: list = field(default_factory=list)
+    sources_found: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)  # {"extractor", "message"}
+    errors: list = field(default_factory=list)  # {"extractor", "message"}
+
+    def is_empty(self) -> bool:
+        return not (self.meta or self.structured_data or self.platform_data)
+
+    def to_frontmatter(self) -> dict:
+        return {name: getattr(self, name) for name in SECTIONS if getattr(self, name)}
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
+    """``extractors``: classes, instances or "module:Class" paths (default: the registry)."""
+    result = StructuredData()
+    page = _page(html, url, result)
+    for extractor in load_extractors(extractors):
+        finding = _run(extractor, page, result)
+        if finding is not None and not finding.is_empty():
+            result.sources_found.append(extractor.name)
+            _merge(result, finding, extractor.name)
+    return result
+
+
+def _page(html, url: str, result: StructuredData) -> Page:
+    if isinstance(html, bytes):
+        html = html.decode("utf-8", "replace")
+    html = html if isinstance(html, str) else ""
+    try:
+        tree = parse_html(html.encode("utf-8", "surrogatepass"), encoding="utf-8") if html.strip() else None
+    except Exception as exc:  # noqa: BLE001 - lxml raises several types on garbage
+        result.warnings.append({"extractor": "parser", "message": f"HTML not parsed: {exc}"})
+        tree = None
+    return Page(html=html, url=url or "", tree=tree)
+
+
+def _run(extractor, page: Page, result: StructuredData) -> Finding | None:
+    name = getattr(extractor, "name", type(extractor).__name__)
+    try:
+        finding = extractor.extract(page)
+    except Exception as exc:  # noqa: BLE001 - isolation is the point
+        result.errors.append({"extractor": name, "message": f"{type(exc).__name__}: {exc}"[:500]})
+        return None
+    if finding is not None:
+        result.warnings.extend({"extractor": name, "message": m} for m in finding.warnings)
+    return finding
+
+
+def _merge(result: StructuredData, finding: Finding, source: str) -> None:
+    result.meta.update(_new_fields(result, "meta", finding.meta, source, conflicts=False))
+    result.structured_data.update(_new_fields(result, "structured_data", finding.structured_data, source))
+    for platform, data in finding.platform_data.items():
+        if platform not in result.platform_data:
+            result.platform_data[platform] = data
+            result.provenance[f"platform_data.{platform}"] = source
+
+
+def _new_fields(result: StructuredData, section: str, fields: dict, source: str, conflicts: bool = True) -> dict:
+    kept = getattr(result, section)
+    new = {}
+    for name, value in fields.items():
+        if name not in kept:
+            new[name] = value
+            result.provenance[f"{section}.{name}"] = source
+        elif conflicts and name not in _NO_CONFLICT_FIELDS and not same(kept[name], value):
+            result.conflicts.append({
+                "field": name, "source": source, "value": value,
+                "kept_source": result.provenance[f"{section}.{name}"], "kept_value": kept[name],
+            })
+    return new
