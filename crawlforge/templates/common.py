@@ -8,8 +8,10 @@ DOM reads follow cheerio: ``.text()`` is all descendant text, script and style i
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
@@ -105,13 +107,63 @@ def js_string(value) -> str:
     return str(value)
 
 
+_JS_NUMBER = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)", re.ASCII)
+_JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)", re.ASCII)
+
+
+def js_to_number(value) -> float:
+    """``Number(value)``: a whole-string numeric literal (``""`` is 0), else NaN."""
+    if isinstance(value, bool):
+        return float(value)
+    if is_number(value):
+        return float(value)
+    if value is None:
+        return 0.0
+    text = js_trim(js_string(value))
+    if not text:
+        return 0.0
+    if _JS_NUMBER.fullmatch(text):
+        return float(text.replace("Infinity", "inf"))
+    radix = _JS_RADIX.fullmatch(text)
+    if radix:
+        return float(int(radix.group(1)[1:], {"x": 16, "o": 8, "b": 2}[radix.group(1)[0].lower()]))
+    return math.nan
+
+
 def js_parse_float(value) -> float:
     """``parseFloat(String(value))``: the longest numeric prefix, NaN when there is none."""
-    text = js_string(value).lstrip(JS_WHITESPACE)
-    match = re.match(r"[+-]?(Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)", text, re.ASCII)
-    if not match:
-        return math.nan
-    return float(match.group(0).replace("Infinity", "inf"))
+    match = _JS_NUMBER.match(js_string(value).lstrip(JS_WHITESPACE))
+    return float(match.group(0).replace("Infinity", "inf")) if match else math.nan
+
+
+def js_parse_int(value) -> int | None:
+    """``parseInt(String(value), 10)``; None stands for NaN."""
+    match = re.match(r"[+-]?[0-9]+", js_string(value).lstrip(JS_WHITESPACE))
+    return int(match.group(0)) if match else None
+
+
+def is_integer(number: float) -> bool:
+    """``Number.isInteger`` on an already converted number."""
+    return math.isfinite(number) and number == int(number)
+
+
+def js_to_fixed(number: float, digits: int) -> str:
+    """``Number.prototype.toFixed``: ties round away from zero on the exact binary value."""
+    quantum = Decimal(1).scaleb(-digits)
+    return str(Decimal(number).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def load_json(body):
+    """``JSON.parse`` of a body (str or UTF-8 bytes); ValueError when it is not JSON."""
+    if isinstance(body, (bytes, bytearray)):
+        body = bytes(body).decode("utf-8-sig", errors="replace")
+    if not isinstance(body, str):
+        raise ValueError("body is not text")
+    return json.loads(body, parse_constant=_reject_constant)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 def tidy(value) -> str | None:
