@@ -44,7 +44,7 @@ def _meta(props: dict, url: str) -> dict:
 
 def _product(props: dict) -> dict:
     found = {field: next((props[k] for k in keys if props.get(k)), None) for field, keys in _PRODUCT.items()}
-    fields = values.compact({
+    return values.compact({
         "price": values.price(found["price"]),
         "currency": values.currency(found["currency"]),
         "availability": values.availability(found["availability"]),
@@ -53,6 +53,3 @@ def _product(props: dict) -> dict:
         "gtin": values.text(found["gtin"]),
         "category": values.text(found["category"]),
     })
-    if fields and values.text(props.get("og:type")) in ("product", "og:product", "product.item"):
-        fields["product_name"] = values.text(props.get("og:title"))
-    return values.compact(fields)

@@ -74,7 +74,7 @@ def product_fields(node: dict, base_url: str) -> dict:
         "category": _category(node.get("category")),
         "sku": values.text(node.get("sku")) or first.get("sku"),
         "gtin": next((values.text(node[k]) for k in GTIN_PROPERTIES if values.text(node.get(k))), None),
-        "image": values.absolute_url(_first(node.get("image")), base_url),
+        "image": _image(node.get("image"), base_url),
         "price": first.get("price"),
         "currency": first.get("currency"),
         "availability": first.get("availability"),
@@ -111,6 +111,13 @@ def offer_fields(offer: dict) -> dict:
         or nested.get("currency"),
         "availability": values.availability(offer.get("availability")) or nested.get("availability"),
     })
+
+
+def _image(value, base_url: str) -> str | None:
+    """The first image URL; microdata on an ``<img>`` with only a srcset resolves to
+    the page URL itself, which is no image."""
+    urls = (values.absolute_url(v, base_url) for v in _as_list(value))
+    return next((url for url in urls if url and url != base_url), None)
 
 
 def _offers(value) -> list:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urljoin
@@ -27,6 +28,8 @@ def text(value) -> str | None:
     if isinstance(value, bool) or value is None:
         return None
     result = str(value).strip()
+    if "&" in result:  # JSON-LD written by CMS templates often carries HTML entities
+        result = html.unescape(result)
     return result or None
 
 
