@@ -1,0 +1,321 @@
+"""Read a JavaScript literal without running it.
+
+Pages ship state as JS rather than JSON: unquoted keys, `void 0`, `!0`, and the
+IIFE that Nuxt 2 and devalue.uneval emit to share repeated values
+(`window.__NUXT__=(function(a,b){return {x:a,y:[b]}}(1,"z"))`). This is static
+evaluation of a parsed expression: no eval, no lookups; an identifier resolves
+only to a bound IIFE parameter or undefined/NaN/Infinity. The source is
+attacker-controlled, so nesting depth and total work are capped. A parameter
+reference is charged what its argument cost, or nested IIFEs would expand
+exponentially.
+"""
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from crawlforge.extract.jsjson import js_number
+from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
+
+MAX_DEPTH = 512
+MAX_COST = 5_000_000
+CHARS_PER_COST_UNIT = 16
+
+_UNDEFINED = object()
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MAX_TIME_MS = 8.64e15
+_ISO_DATE = re.compile(
+    r"([+-]\d{6}|\d{4})(?:-(\d\d)(?:-(\d\d))?)?"
+    r"(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?(Z|[+-]\d\d:\d\d)?)?$"
+)
+
+
+class JsLiteralError(ValueError):
+    """The text is not a JavaScript literal this reader can evaluate statically."""
+
+
+class _Refusal(Exception):
+    pass
+
+
+@dataclass
+class Budget:
+    """Evaluation cost so far; share one between calls to cap them together."""
+
+    cost: int = 0
+
+
+def evaluate_literal_source(text, start=0):
+    """Parse the expression at `start` and evaluate it.
+
+    Returns `{ok: True, value, end}` or `{ok: False, reason}`; never raises.
+    `end` excludes wrapping parentheses, as acorn's node does.
+    """
+    try:
+        node = parse_expression_at(text, start)
+    except ParseError as error:
+        return {"ok": False, "reason": f"not parseable: {error}"}
+    result = evaluate_literal_node(node)
+    if result["ok"]:
+        result["end"] = node["end"]
+    return result
+
+
+def evaluate_literal_node(node, budget=None):
+    """Evaluate an already-parsed node: `{ok, value}` or `{ok: False, reason}`."""
+    budget = Budget() if budget is None else budget
+    try:
+        with deep_recursion():
+            return {"ok": True, "value": _json_safe(_evaluate(node, None, 0, budget))}
+    except _Refusal as refusal:
+        return {"ok": False, "reason": f"not a literal: {refusal}"}
+    except (RecursionError, ValueError, OverflowError) as error:
+        return {"ok": False, "reason": f"not evaluated: {error}"}
+
+
+def parse_js_literal(text, start=0):
+    """The value of the JS literal at `start` (text after it is ignored).
+
+    Raises JsLiteralError (a ValueError) with the reason when it is not one.
+    """
+    result = evaluate_literal_source(text, start)
+    if not result["ok"]:
+        raise JsLiteralError(result["reason"])
+    return result["value"]
+
+
+def _json_safe(value):
+    if value is _UNDEFINED:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _charge(budget, units):
+    budget.cost += units
+    if budget.cost > MAX_COST:
+        raise _Refusal(f"the literal exceeds the evaluation budget of {MAX_COST} units")
+
+
+def _charge_string(budget, text):
+    _charge(budget, -(-len(text) // CHARS_PER_COST_UNIT))
+    return text
+
+
+def _typeof(value):
+    if value is _UNDEFINED:
+        return "undefined"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "string" if isinstance(value, str) else "object"
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _lookup(scope, name):
+    while scope is not None:
+        bindings, scope = scope
+        if name in bindings:
+            return bindings[name]
+    return None
+
+
+def _evaluate(node, scope, depth, budget):
+    if depth > MAX_DEPTH:
+        raise _Refusal(f"nesting deeper than {MAX_DEPTH} levels")
+    _charge(budget, 1)
+    handler = _HANDLERS.get(node["type"])
+    if handler is None:
+        raise _Refusal(f"a {node['type']}")
+    return handler(node, scope, depth, budget)
+
+
+def _literal(node, scope, depth, budget):
+    if node.get("regex"):
+        raise _Refusal("a regular expression literal")
+    value = node["value"]
+    if isinstance(value, tuple):  # bigint
+        return value[1]
+    if isinstance(value, str):
+        return _charge_string(budget, value)
+    return value
+
+
+def _array(node, scope, depth, budget):
+    values = []
+    for element in node["elements"]:
+        if element is None:
+            values.append(None)
+        elif element["type"] == "SpreadElement":
+            raise _Refusal("a spread element")
+        else:
+            values.append(_json_safe(_evaluate(element, scope, depth + 1, budget)))
+    return values
+
+
+def _object(node, scope, depth, budget):
+    result = {}
+    for prop in node["properties"]:
+        if prop["type"] != "Property":
+            raise _Refusal("a spread property")
+        if prop["computed"]:
+            raise _Refusal("a computed key")
+        if prop["kind"] != "init" or prop["method"]:
+            raise _Refusal("a method, getter or setter")
+        key = prop["key"]
+        if prop["shorthand"]:
+            raise _Refusal(f'a shorthand property "{key["name"]}"')
+        name = key["name"] if key["type"] == "Identifier" else _key_string(key["value"])
+        result[name] = _json_safe(_evaluate(prop["value"], scope, depth + 1, budget))
+    return result
+
+
+def _key_string(value):
+    if isinstance(value, tuple):
+        return value[1]
+    if isinstance(value, str):
+        return value
+    return js_number(value)
+
+
+def _unary(node, scope, depth, budget):
+    value = _evaluate(node["argument"], scope, depth + 1, budget)
+    operator = node["operator"]
+    if operator == "void":
+        return _UNDEFINED
+    if operator in ("-", "+") and _is_number(value):
+        return -value if operator == "-" else value
+    if operator == "!" and isinstance(value, (int, float)):
+        return value == 0 or value != value  # NaN is falsy in JS
+    raise _Refusal(f'the unary operator "{operator}" on a {_typeof(value)}')
+
+
+def _identifier(node, scope, depth, budget):
+    name = node["name"]
+    binding = _lookup(scope, name)
+    if binding is not None:
+        value, cost = binding
+        _charge(budget, cost)
+        return value
+    if name == "undefined":
+        return _UNDEFINED
+    if name == "NaN":
+        return math.nan
+    if name == "Infinity":
+        return math.inf
+    raise _Refusal(f'the identifier "{name}"')
+
+
+def _template(node, scope, depth, budget):
+    if node["expressions"] or node["cooked"] is None:
+        raise _Refusal("a template literal with expressions")
+    return _charge_string(budget, node["cooked"])
+
+
+def _binary(node, scope, depth, budget):
+    if node["operator"] != "+":
+        raise _Refusal(f'the binary operator "{node["operator"]}"')
+    left = _evaluate(node["left"], scope, depth + 1, budget)
+    right = _evaluate(node["right"], scope, depth + 1, budget)
+    if not (isinstance(left, str) and isinstance(right, str)):
+        raise _Refusal('a "+" that is not string concatenation')
+    return _charge_string(budget, left + right)
+
+
+def _new(node, scope, depth, budget):
+    callee = node["callee"]
+    name = callee.get("name") if callee["type"] == "Identifier" else None
+    if name in ("Date", "RegExp") and _lookup(scope, name) is None:
+        args = _arguments(node["arguments"], scope, depth, budget)
+        values = [value for value, _ in args]
+        if name == "Date" and len(values) == 1 and isinstance(values[0], (int, float, str)) \
+                and not isinstance(values[0], bool):
+            return _date_iso(values[0])
+        if name == "RegExp" and 1 <= len(values) <= 2 and all(isinstance(v, str) for v in values):
+            flags = values[1] if len(values) == 2 else ""
+            return _charge_string(budget, f"/{values[0]}/{flags}")
+    raise _Refusal("a constructor call")
+
+
+def _arguments(nodes, scope, depth, budget):
+    """Each argument's value and what it cost (charged again per reference)."""
+    args = []
+    for arg in nodes:
+        if arg["type"] == "SpreadElement":
+            raise _Refusal("a spread argument")
+        before = budget.cost
+        value = _evaluate(arg, scope, depth + 1, budget)
+        args.append((value, budget.cost - before))
+    return args
+
+
+def _is_literal_iife(callee):
+    return (
+        callee["type"] == "FunctionExpression"
+        and not callee["is_async"]
+        and not callee["generator"]
+        and all(param["type"] == "Identifier" for param in callee["params"])
+        and callee["body_return"] is not None
+    )
+
+
+def _call(node, scope, depth, budget):
+    callee = node["callee"]
+    if not _is_literal_iife(callee):
+        raise _Refusal("a function call")
+    args = _arguments(node["arguments"], scope, depth, budget)
+    bindings = {}
+    for index, param in enumerate(callee["params"]):
+        bindings[param["name"]] = args[index] if index < len(args) else (_UNDEFINED, 0)
+    return _evaluate(callee["body_return"], (bindings, scope), depth + 1, budget)
+
+
+def _date_iso(value):
+    """JS `new Date(x).toISOString()`, or None for an invalid date."""
+    if isinstance(value, str):
+        millis = _parse_date_string(value.strip())
+    else:
+        millis = float(value) if math.isfinite(value) else None
+    if millis is None or abs(millis) > _MAX_TIME_MS:
+        return None
+    moment = _EPOCH + timedelta(milliseconds=math.trunc(millis))
+    if not 1 <= moment.year <= 9999:
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def _parse_date_string(text):
+    """ISO 8601 date strings (read as UTC when no offset is given)."""
+    match = _ISO_DATE.match(text)
+    if not match:
+        return None
+    year, month, day, hour, minute, second, fraction, offset = match.groups()
+    try:
+        moment = datetime(int(year), int(month or 1), int(day or 1), int(hour or 0),
+                          int(minute or 0), int(second or 0), tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    millis = (moment - _EPOCH) / timedelta(milliseconds=1) + int((fraction or "0")[:3].ljust(3, "0"))
+    if offset and offset != "Z":
+        sign = 1 if offset[0] == "+" else -1
+        millis -= sign * (int(offset[1:3]) * 60 + int(offset[4:6])) * 60_000
+    return millis
+
+
+_HANDLERS = {
+    "Literal": _literal,
+    "ArrayExpression": _array,
+    "ObjectExpression": _object,
+    "UnaryExpression": _unary,
+    "Identifier": _identifier,
+    "TemplateLiteral": _template,
+    "BinaryExpression": _binary,
+    "NewExpression": _new,
+    "CallExpression": _call,
+}
