@@ -63,15 +63,15 @@ class FixtureHandler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         self.server.record(self)
-        path = unquote(urlsplit(self.path).path)
-        parts = path.lstrip("/").split("/")
+        path = urlsplit(self.path).path
+        parts = [unquote(part) for part in path.lstrip("/").split("/")]
         mode = parts[0] if parts and parts[0].startswith("_") else None
         handler = getattr(self, f"mode{mode}", None) if mode else None
         if mode and handler is None:
             return self.send_body(404, b"unknown fault mode", "text/plain")
         if handler:
             return handler(parts[1:])
-        return self.serve_file(path)
+        return self.serve_file(unquote(path))
 
     # -- plain files ----------------------------------------------------------------------
     def serve_file(self, path: str, status: int = 200, headers: dict | None = None):

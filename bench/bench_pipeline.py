@@ -1,0 +1,78 @@
+"""Crawl a generated local site twice in one run, once with a bare spider and once with every
+crawlforge pipeline, and print pages/s of each, their ratio and each crawl's peak RSS.
+
+    python bench/bench_pipeline.py [--pages 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from crawlforge.testing.server import FixtureServer  # noqa: E402
+
+COMMON_SETTINGS = {
+    "AUTOTHROTTLE_ENABLED": "False",
+    "CONCURRENT_REQUESTS": "32",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": "32",
+    "ROBOTSTXT_OBEY": "False",
+    "LOG_LEVEL": "WARNING",
+    "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True",
+}
+
+
+def run(command: list[str], stats_file: Path) -> dict:
+    """Run one crawl; pages/s from its own stats, peak RSS from the kernel's rusage of it."""
+    process = subprocess.Popen(command, cwd=ROOT)
+    _, status, rusage = os.wait4(process.pid, 0)
+    if status:
+        raise SystemExit(f"crawl failed: {' '.join(command)}")
+    stats = json.loads(stats_file.read_text())
+    pages = stats.get("response_received_count", 0)
+    elapsed = stats.get("elapsed_time_seconds") or 1
+    return {"pages": pages, "items": stats.get("item_scraped_count", 0), "seconds": elapsed,
+            "pages_per_s": pages / elapsed, "peak_rss_mb": rusage.ru_maxrss / 1024}
+
+
+def settings_args(settings: dict) -> list[str]:
+    return [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=3000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        server = FixtureServer(tmp).start()
+        start = server.url(f"/_gen/{args.pages}/0")
+        try:
+            bare = run([sys.executable, "-m", "scrapy", "runspider", str(ROOT / "bench" / "bare_spider.py"),
+                        "-a", f"url={start}", "-O", str(tmp / "bare.jsonl"),
+                        *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "bare.json",
+                                        "ITEM_PIPELINES": "{}"})],
+                       tmp / "bare.json")
+            full = run([sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={start}",
+                        "-O", str(tmp / "full.jsonl"),
+                        *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "full.json",
+                                        "CRAWLFORGE_ERRORS_FEED": tmp / "errors.jsonl"})],
+                       tmp / "full.json")
+        finally:
+            server.stop()
+    for name, result in (("bare spider", bare), ("crawlforge", full)):
+        print(f"{name:12s} {result['pages']:6d} pages {result['items']:6d} items "
+              f"{result['seconds']:7.1f} s {result['pages_per_s']:8.1f} pages/s "
+              f"peak RSS {result['peak_rss_mb']:7.1f} MB")
+    print(f"ratio crawlforge/bare: {full['pages_per_s'] / bare['pages_per_s']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

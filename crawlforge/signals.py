@@ -1,0 +1,9 @@
+"""crawlforge's own signals.
+
+``url_failed``: a URL ended without an item. Sent with ``url``, ``stage`` (where it ended:
+``spider``, ``template``, ``download``...), ``reason`` (a short code such as ``not_html`` or
+``template_rejected``) and ``detail`` (a sentence for people), plus optional ``status``,
+``vendor``, ``limit``, ``size``. The URL ledger writes each one as an error record.
+"""
+
+url_failed = object()
