@@ -8,6 +8,7 @@ from pathlib import Path
 import scrapy
 from scrapy.http import Response, TextResponse
 
+from crawlforge import signals
 from crawlforge.items import Page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -59,3 +60,10 @@ class CrawlforgeSpider(scrapy.Spider):
         if not self.start_urls and not getattr(self, "allow_no_urls", False):
             raise ValueError(f"{self.name}: give -a url=URL or -a urls_file=FILE")
         self.documents_dir = documents_dir
+
+    def fail(self, url: str, reason: str, detail: str, stage: str = "spider", **extra):
+        """End ``url`` without an item: logged, counted, and written to the errors feed."""
+        self.logger.warning("No item for %s: %s", url, detail)
+        self.crawler.stats.inc_value(f"crawlforge/failed/{reason}")
+        self.crawler.signals.send_catch_log(signals.url_failed, url=url, stage=stage, reason=reason,
+                                            detail=detail, **extra)

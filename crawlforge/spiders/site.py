@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 import scrapy
 from scrapy.linkextractors import LinkExtractor
 
-from crawlforge.spiders.base import CrawlforgeSpider, is_html, page_item
+from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 
 
 class SiteSpider(CrawlforgeSpider):
@@ -59,9 +59,8 @@ class SiteSpider(CrawlforgeSpider):
     def parse(self, response):
         depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
         if not is_html(response):
-            self.logger.info("Not HTML, no item: %s (%s)", response.url,
-                             response.headers.get(b"Content-Type", b"").decode("latin-1"))
-            self.crawler.stats.inc_value("crawlforge/skipped/not_html")
+            self.fail(response.url, "not_html", f"served as {content_type(response) or 'no type'}, not HTML",
+                      status=response.status)
             return
         yield page_item(response)
         if not self.follow or (self.max_depth is not None and depth >= self.max_depth):
