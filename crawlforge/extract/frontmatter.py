@@ -1,0 +1,89 @@
+"""Documents as YAML frontmatter between ``---`` fences, then the markdown.
+
+The YAML is PyYAML's safe dialect (no Python tags), UTF-8 as written (not escaped),
+keys in the order given. Every scalar is written on one line (multi-line strings
+double-quoted with ``\\n`` escapes), so no line of the frontmatter can be a fence.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import yaml
+
+FENCE = "---"
+DROPPED_KEY = "frontmatter_dropped"
+_OPENING = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
+_CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.M)
+
+
+class _Dumper(yaml.SafeDumper):
+    def represent_str(self, data):
+        style = '"' if "\n" in data or "\r" in data else None
+        return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(str, _Dumper.represent_str)
+
+
+def dump_yaml(data: dict) -> str:
+    if not data:
+        return ""
+    return yaml.dump(plain(data), Dumper=_Dumper, allow_unicode=True, sort_keys=False,
+                     default_flow_style=False, width=float("inf"))
+
+
+def plain(value):
+    """JSON-like data only: tuples become lists, keys strings, dates ISO strings,
+    anything else its ``str``, so the dump never needs a Python tag."""
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [plain(item) for item in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+def render_document(frontmatter: dict, markdown: str) -> str:
+    return f"{FENCE}\n{dump_yaml(frontmatter)}{FENCE}\n\n{markdown}"
+
+
+def parse_document(text: str) -> tuple[dict, str]:
+    """``(frontmatter, markdown)``; text without a leading YAML mapping between fences
+    (a markdown rule, broken YAML) is all markdown: ``({}, text)``."""
+    opening = _OPENING.match(text)
+    closing = _CLOSING.search(text, opening.end()) if opening else None
+    if not closing:
+        return {}, text
+    try:
+        data = yaml.safe_load(text[opening.end() : closing.start()])
+    except yaml.YAMLError:
+        return {}, text
+    if data is not None and not isinstance(data, dict):
+        return {}, text
+    body = text[closing.end() :]
+    return data or {}, body[1:] if body.startswith("\n") else body
+
+
+def cap_frontmatter(frontmatter: dict, max_bytes: int) -> dict:
+    """Drop the largest sections (dict or list values) until the YAML fits in
+    ``max_bytes``; ``frontmatter_dropped`` names them. Values are never cut, so
+    scalars stay even when they alone exceed the cap."""
+    if not max_bytes or _size(frontmatter) <= max_bytes:
+        return frontmatter
+    sizes = {key: _size({key: value}) for key, value in frontmatter.items() if isinstance(value, (dict, list))}
+    capped, dropped = dict(frontmatter), []
+    for key in sorted(sizes, key=sizes.get, reverse=True):
+        del capped[key]
+        dropped.append(key)
+        if _size({**capped, DROPPED_KEY: dropped}) <= max_bytes:
+            break
+    return {**capped, DROPPED_KEY: dropped} if dropped else capped
+
+
+def _size(data: dict) -> int:
+    return len(dump_yaml(data).encode("utf-8", "surrogatepass"))
