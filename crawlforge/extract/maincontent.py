@@ -12,24 +12,28 @@ from selectolax.lexbor import LexborHTMLParser
 
 JUNK_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas",
              "svg", "button", "input", "select", "textarea", "option", "label", "dialog", "link",
-             "meta", "nav", "aside", "footer", "menu"]
+             "meta", "nav", "aside", "footer", "menu", "figcaption", "address", "time"]
 """Tags that never hold main content (their text is code, controls or chrome)."""
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
 section summary table tbody td tfoot th thead tr ul""".split())
 
+_STRONG_NEGATIVE = re.compile(
+    r"(?:^|[^a-z])(?:comment|disqus|share|sharing|social|related|recommend|newsletter|subscri|"
+    r"cookie|consent|gdpr|breadcrumb|sidebar|promo|sponsor|advert|ads?(?:$|[^a-z])|adv(?:$|[^a-z])|"
+    r"adsense|adslot|anzeige|werbung|reklama|outbrain|taboola|plista|paywall|author|byline|"
+    r"sabox|sharedaddy)"
+)
 _NEGATIVE = re.compile(
-    r"(?:^|[^a-z])(?:comment|comments|commentlist|disqus|share|sharing|sharebar|social|socials|"
-    r"related|relatedposts|recommend\w*|newsletter|subscribe|subscription|cookie\w*|consent|gdpr|"
-    r"banner|breadcrumbs?|sidebar|widget\w*|promo\w*|sponsor\w*|advert\w*|ads?|adsense|adslot|"
-    r"outbrain|taboola|plista|popup|modal|overlay|paywall|signup|login|pagination|pager|"
-    r"navbar|navigation|nav|menu|masthead|footer|toolbar|tags|tagcloud|taglist|print|skip|"
-    r"trending|popular|mostread|most-read|teasers?|author-bio|authorbox|rating|reactions?|"
-    r"hidden|visually-hidden|sr-only|screen-reader-text)(?:$|[^a-z])"
+    r"(?:^|[^a-z])(?:popup|modal|overlay|signup|login|pagination|pager|navbar|navigation|nav|"
+    r"menu|masthead|footer|toolbar|tags|tagcloud|taglist|skip|trending|popular|mostread|"
+    r"most-read|teaser|rating|reactions?|dateline|credits?|copyright|caption|hidden|"
+    r"visually-hidden|sr-only|screen-reader-text)(?:$|[^a-z])"
 )
 _POSITIVE = re.compile(
-    r"article|body|content|entry|hentry|main|post|story|text|blog|prose|markdown|rich-?text"
+    r"(?:^|[^a-z])(?:article|body|content|entry|hentry|main|post|story|text|blog|prose|markdown|"
+    r"rich-?text)"
 )
 _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 
@@ -40,27 +44,41 @@ def hint_weight(node) -> int:
     hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
     if not hint.strip():
         return 0
-    return (25 if _POSITIVE.search(hint) else 0) - (25 if _NEGATIVE.search(hint) else 0)
+    negative = _STRONG_NEGATIVE.search(hint) or _NEGATIVE.search(hint)
+    return (25 if _POSITIVE.search(hint) else 0) - (25 if negative else 0)
 
 
 def prune(tree: LexborHTMLParser) -> None:
     """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate."""
     tree.strip_tags(JUNK_TAGS)
-    for node in tree.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
-                         "[role=complementary], [role=banner], [role=dialog], [role=alert]"):
-        node.decompose()
     body = tree.body
     if body is None:
         return
-    doomed = [node for node in body.traverse() if _is_boilerplate(node)]
+    doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
+                      "[role=complementary], [role=banner], [role=dialog], [role=alert]")
     doomed += [node for node in body.css("header, form") if node.css_first("p") is None]
+    doomed += _boilerplate(body)
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
 
 
-def _is_boilerplate(node) -> bool:
-    attrs = node.attributes
-    hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
-    return len(hint) > 1 and bool(_NEGATIVE.search(hint)) and not _POSITIVE.search(hint)
+def _boilerplate(body) -> list:
+    """Nodes whose class/id names say chrome. A name that also says content (`entry share`)
+    condemns the node only when it holds little of the page's text."""
+    found, mixed = [], []
+    for node in body.traverse():
+        attrs = node.attributes
+        hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+        if len(hint) < 3:
+            continue
+        positive = _POSITIVE.search(hint)
+        if _STRONG_NEGATIVE.search(hint):
+            (mixed if positive else found).append(node)
+        elif not positive and _NEGATIVE.search(hint):
+            found.append(node)
+    if mixed:
+        limit = len(body.text(deep=True, strip=True)) * 0.3
+        found += [node for node in mixed if len(node.text(deep=True, strip=True)) < limit]
+    return found
 
 
 def remove_outermost(nodes) -> None:
@@ -216,6 +234,18 @@ def main_content(tree: LexborHTMLParser) -> list:
     best, best_score = top_candidate(scores)
     if best is None:
         return [body]
-    nodes = with_siblings(best, best_score, scores)
+    container = best.parent
+    while container is not None and container.tag not in ("body", "html"):
+        if _is_semantic(container) and link_density(container) < 0.3:
+            return _cleaned([container])
+        container = container.parent
+    return _cleaned(with_siblings(best, best_score, scores))
+
+
+def _is_semantic(node) -> bool:
+    return node.tag == "article" or node.attributes.get("itemprop") == "articleBody"
+
+
+def _cleaned(nodes: list) -> list:
     clean_conditionally(nodes)
     return nodes
