@@ -41,6 +41,8 @@ class FrontmatterPipeline:
 
     def process_item(self, item):
         adapter = ItemAdapter(item)
+        if "document" not in adapter.field_names():
+            return item  # list entries (jobs, collection products) are records, not documents
         frontmatter = cap_frontmatter(build_frontmatter(adapter, self.include_embedded_state), self.max_bytes)
         adapter["document"] = render_document(frontmatter, adapter.get("markdown") or "")
         return item

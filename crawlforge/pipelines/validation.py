@@ -4,10 +4,9 @@ reason and a stats counter, never a crash."""
 from __future__ import annotations
 
 from itemadapter import ItemAdapter
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from scrapy.exceptions import DropItem
 
-from crawlforge.items import Page
 
 
 def page_problem(adapter: ItemAdapter) -> tuple[str, str] | None:
@@ -35,16 +34,16 @@ class ValidationPipeline:
 
     def process_item(self, item):
         adapter = ItemAdapter(item)
-        if not isinstance(item, Page):
-            return item
-        try:
-            Page.model_validate(adapter.asdict())
-        except ValidationError as error:
-            self.drop("schema", f"{error.error_count()} schema error(s), first: {error.errors()[0]['msg']}",
-                      adapter["url"])
-        if problem := page_problem(adapter):
-            self.drop(*problem, adapter["url"])
-        if not self.export_html:
-            del adapter["html"]
+        url = adapter.get("url") or "?"
+        if isinstance(item, BaseModel):  # pydantic items: Page, Job, ...
+            try:
+                type(item).model_validate(adapter.asdict())
+            except ValidationError as error:
+                self.drop("schema", f"{error.error_count()} schema error(s), first: {error.errors()[0]['msg']}", url)
+        if "document" in adapter.field_names():
+            if problem := page_problem(adapter):
+                self.drop(*problem, url)
+            if not self.export_html and "html" in adapter:
+                del adapter["html"]
         self.stats.inc_value("validation/passed")
         return item
