@@ -12,6 +12,7 @@ import lxml.etree
 
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.jsliteral import evaluate_literal_source
 
 _MARKERS = ("Shopify", "data-product-json", "ProductJson-", "_RSConfig")
 _LITERALS = (  # (label, assignment followed by an object literal)
@@ -57,7 +58,7 @@ def _inline_products(html: str, warnings: list) -> list:
         if any(found == label for found, _ in products):
             continue
         for match in pattern.finditer(html):
-            value = _json_at(html, match.end())
+            value = _literal_at(html, match.end())
             product = value.get("product", value) if label == "ShopifyAnalytics.meta" and value else value
             if isinstance(product, dict) and product.get("id") is not None:
                 products.append((label, product))
@@ -65,15 +66,17 @@ def _inline_products(html: str, warnings: list) -> list:
             if value is None:
                 unreadable.add(label)
     found = {label for label, _ in products}
-    warnings.extend(f"{label} is assigned a value that is not a JSON literal; not parsed." for label in sorted(unreadable - found))
+    warnings.extend(f"{label} is assigned a value that is not a JSON or JavaScript literal; not parsed." for label in sorted(unreadable - found))
     return products
 
 
-def _json_at(html: str, start: int):
+def _literal_at(html: str, start: int):
+    """The object literal at ``start``: JSON first (fast), then a static JS read."""
     try:
         value, _ = _DECODER.raw_decode(html, start)
     except (ValueError, RecursionError):
-        return None
+        result = evaluate_literal_source(html, start)
+        value = result.get("value")
     return value if isinstance(value, dict) else None
 
 
