@@ -4,30 +4,38 @@
 the ten page templates, then the job-board and government API connectors.
 """
 
+from .amazon import AmazonProduct
+from .ats import ATS_TEMPLATES
 from .base import MissingApiKeyError, Template, TemplateError, TemplateRejectedError
+from .github import GithubRepo
+from .gov import GOV_TEMPLATES
+from .hackernews import HackerNewsFrontPage
+from .npm import NpmPackage
+from .producthunt import ProducthuntLaunch
+from .reddit import RedditThread
 from .registry import TemplateRegistry
 from .retired import RETIRED_TEMPLATES, retired_template
 from .shopify import ShopifyCollection, ShopifyProduct
+from .stackoverflow import StackoverflowQuestion
+from .youtube import YoutubeVideo
 
-PAGE_TEMPLATES = [ShopifyProduct(), ShopifyCollection()]
-
-
-def _connectors(module: str, name: str) -> list:
-    """A connector list from a sibling module; empty only while that module does not exist yet."""
-    from importlib import import_module
-
-    try:
-        return list(getattr(import_module(f".{module}", __name__), name))
-    except ModuleNotFoundError as error:
-        if error.name != f"{__name__}.{module}":
-            raise
-        return []
-
-
-TEMPLATES = PAGE_TEMPLATES + _connectors("ats", "ATS_TEMPLATES") + _connectors("gov", "GOV_TEMPLATES")
+PAGE_TEMPLATES = [
+    ShopifyProduct(),
+    ShopifyCollection(),
+    AmazonProduct(),
+    GithubRepo(),
+    YoutubeVideo(),
+    RedditThread(),
+    HackerNewsFrontPage(),
+    ProducthuntLaunch(),
+    StackoverflowQuestion(),
+    NpmPackage(),
+]
+TEMPLATES = PAGE_TEMPLATES + list(ATS_TEMPLATES) + list(GOV_TEMPLATES)
 
 __all__ = [
     "MissingApiKeyError",
+    "PAGE_TEMPLATES",
     "RETIRED_TEMPLATES",
     "TEMPLATES",
     "Template",

@@ -23,6 +23,7 @@ JS_WHITESPACE = (
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 WS = f"[{JS_WHITESPACE}]"  # JS ``\s`` as a Python character class, for patterns
+NOT_WS = f"[^{JS_WHITESPACE}]"  # JS ``\S``
 _WS_RUN = re.compile(WS + "+")
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
