@@ -38,16 +38,14 @@ def next_page_url(url: str, data: dict) -> str | None:
 
 
 class TemplateSpider(CrawlforgeSpider):
-    """Runs ``template_id`` from the registry on every response it fetches."""
+    """Runs its ``template`` on every response it fetches."""
 
-    template_id: str = ""
+    template = None  # set on each generated class
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
     def __init__(self, url=None, urls_file=None, documents_dir=None, **params):
         super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir)
-        self.template = REGISTRY.get(self.template_id)
-        self.is_list = callable(getattr(self.template, "extract_list", None))
-        self.params = {**DEFAULT_LIST_PARAMS.get(self.template_id, {}), **params}
+        self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}), **params}
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -100,7 +98,7 @@ def run_template(spider: CrawlforgeSpider, template, response, params: dict | No
 
 
 def entity_item(template, response, url: str) -> Page:
-    result = REGISTRY.run(template.id, response.text, url, fetched_url=response.url)
+    result = TemplateRegistry([template]).run(template.id, response.text, url, fetched_url=response.url)
     fields = {"template": template.id, "template_data": result["data"],
               "template_warnings": result.get("warnings", [])}
     if is_html(response):
@@ -110,7 +108,7 @@ def entity_item(template, response, url: str) -> Page:
 
 
 def list_items(template, response, params: dict | None):
-    result = REGISTRY.run_list(template.id, response.text, url=response.url, params=params)
+    result = TemplateRegistry([template]).run_list(template.id, response.text, url=response.url, params=params)
     data = result["data"]
     for entry in data.get("items", []):
         yield Job(**entry) if template.id in JOB_SOURCES else {"template": template.id, **entry}
@@ -120,7 +118,7 @@ def list_items(template, response, params: dict | None):
 
 def spider_class(template) -> type[TemplateSpider]:
     class_name = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", template.id)) + "Spider"
-    attributes = {"name": template.id, "template_id": template.id, "__module__": __name__,
+    attributes = {"name": template.id, "template": template, "__module__": __name__,
                   "__doc__": f"{template.name}: {template.description}"}
     if delay := getattr(template, "crawl_delay_seconds", None):
         attributes["download_delay"] = delay  # Scrapy's per-slot delay; AutoThrottle never goes below it

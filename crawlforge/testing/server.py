@@ -14,6 +14,8 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
 - ``/_reset/<rest>``: close the connection without an answer
 - ``/_big/<bytes>``: an HTML page of that many bytes, with Content-Length;
   ``/_big_chunked/<bytes>``: the same streamed without Content-Length
+- ``/_paged/<file.json>/<anything>?limit=N&page=P``: page ``P`` of the ``products`` list in a
+  captured JSON file, ``N`` a page (default 30), as a Shopify storefront pages its collections
 - ``/_gen/<total>/<i>``: page ``i`` of a generated site of ``total`` pages, each linking to a
   few others (for benchmarks)
 - ``/_log``: the access log as JSON (method, path, headers); ``/_log/clear`` empties it
@@ -146,6 +148,15 @@ class FixtureHandler(BaseHTTPRequestHandler):
     def big_body(size: int) -> bytes:
         head, tail = b"<html><body><p>", b"</p></body></html>"
         return head + b"x" * max(0, size - len(head) - len(tail)) + tail
+
+    def mode_paged(self, parts):
+        json_end = next(i for i, part in enumerate(parts) if part.endswith(".json")) + 1
+        file = self.server.resolve(self.rest(parts[:json_end]))
+        query = parse_qs(urlsplit(self.path).query)
+        limit, page = int(query.get("limit", ["30"])[0]), int(query.get("page", ["1"])[0])
+        products = json.loads(file.read_bytes())["products"]
+        body = json.dumps({"products": products[(page - 1) * limit:page * limit]}).encode()
+        self.send_body(200, body, "application/json; charset=utf-8")
 
     def mode_gen(self, parts):
         total, i = int(parts[0]), int(parts[1])

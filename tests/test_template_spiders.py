@@ -1,0 +1,67 @@
+"""Spiders generated from the template registry, by real crawls against the fixture server."""
+
+import pytest
+from scrapy.utils.test import get_crawler
+
+from crawlforge.spiders.templates import spider_class
+from crawlforge.templates import MissingApiKeyError, Template
+from crawlforge.templates.jobs import Job
+
+
+def test_shopify_collection_follows_pages_until_the_collection_ends(fixture_server, crawl):
+    # a real captured collection, served one product a page as a storefront would page it
+    url = fixture_server.url("/_paged/templates/shopify/allbirds-collection.json/collections/mens?limit=1")
+    result = crawl("shopify-collection", args={"url": url})
+    assert result.returncode == 0, result.log[-2000:]
+    ids = [item["product_id"] for item in result.items]
+    assert len(ids) == len(set(ids)) == 2
+    assert all(item["template"] == "shopify-collection" for item in result.items)
+    pages = [e["path"] for e in fixture_server.access_log if "/_paged/" in e["path"]]
+    assert any("page=3" in path for path in pages)  # page 3 came back empty: the end
+
+
+def test_jobs_spider_puts_two_platforms_on_one_job_shape(fixture_server, crawl, tmp_path):
+    boards = tmp_path / "boards.txt"
+    boards.write_text(f"greenhouse-jobs {fixture_server.url('/connectors/greenhouse-jobs-summary.json')}\n"
+                      f"lever-postings {fixture_server.url('/connectors/lever-postings.json')}\n")
+    result = crawl("jobs", args={"boards_file": boards})
+    assert result.returncode == 0, result.log[-2000:]
+    sources = {item["source"] for item in result.items}
+    assert sources == {"greenhouse-jobs", "lever-postings"}
+    for item in result.items:
+        Job.model_validate(item)
+    assert result.stats["jobs/boards/greenhouse-jobs"] == 1
+
+
+def test_a_body_the_template_rejects_is_no_item(fixture_server, crawl):
+    result = crawl("shopify-product", args={"url": fixture_server.url("/demo/index.html")})
+    assert result.items == []
+    assert result.stats["crawlforge/failed/template_rejected"] == 1
+
+
+class KeyedConnector(Template):
+    id = "keyed-test"
+    name = "Keyed test connector"
+    description = "A connector that needs an API key."
+    requires_api_key = True
+    credential_ref = "KEYED_TEST_API_KEY"
+
+    def list_url(self, params):
+        return f"https://api.example.com/items?key={params['api_key']}"
+
+    def extract_list(self, body, url, params=None):
+        return {"items": [], "count": 0}
+
+
+def test_missing_api_key_stops_before_any_request_naming_the_variable(monkeypatch):
+    monkeypatch.delenv("KEYED_TEST_API_KEY", raising=False)
+    spider_cls = spider_class(KeyedConnector())
+    with pytest.raises(MissingApiKeyError, match="KEYED_TEST_API_KEY"):
+        spider_cls.from_crawler(get_crawler(spider_cls))
+
+
+def test_api_key_comes_from_the_named_environment_variable(monkeypatch):
+    monkeypatch.setenv("KEYED_TEST_API_KEY", "s3cret")
+    spider_cls = spider_class(KeyedConnector())
+    spider = spider_cls.from_crawler(get_crawler(spider_cls))
+    assert spider.list_start_url == "https://api.example.com/items?key=s3cret"
