@@ -16,11 +16,12 @@ FENCE = "---"
 DROPPED_KEY = "frontmatter_dropped"
 _OPENING = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.M)
+_LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")  # YAML's line breaks
 
 
 class _Dumper(yaml.SafeDumper):
     def represent_str(self, data):
-        style = '"' if "\n" in data or "\r" in data else None
+        style = '"' if _LINE_BREAKS.search(data) else None
         return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 

@@ -8,6 +8,7 @@ setting holds.
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
@@ -25,18 +26,32 @@ DEFAULT_EXTRACTORS = (
 __all__ = ["DEFAULT_EXTRACTORS", "Extractor", "Finding", "Page", "load_extractors"]
 
 
-def _resolve(spec):
-    if not isinstance(spec, str):
-        return spec
-    module_name, sep, attr = spec.partition(":")
-    if not sep:
-        module_name, _, attr = spec.rpartition(".")
-    return getattr(importlib.import_module(module_name), attr)
-
-
-def load_extractors(specs=None) -> list:
+def load_extractors(specs=None) -> tuple:
     """Instances sorted by priority, highest first (stable, so ties keep the given
-    order). A bad spec raises: it is a configuration error, not a page error."""
-    resolved = [_resolve(spec) for spec in (DEFAULT_EXTRACTORS if specs is None else specs)]
-    instances = [obj() if isinstance(obj, type) else obj for obj in resolved]
-    return sorted(instances, key=lambda ext: -ext.priority)
+    order). Loaded once per distinct spec list. A bad spec raises: it is a
+    configuration error, not a page error."""
+    specs = tuple(DEFAULT_EXTRACTORS if specs is None else specs)
+    try:
+        return _load(specs)
+    except TypeError:  # an unhashable extractor instance: load without the cache
+        return _load.__wrapped__(specs)
+
+
+@functools.lru_cache(maxsize=32)
+def _load(specs: tuple) -> tuple:
+    instances = [_instance(spec) for spec in specs]
+    return tuple(sorted(instances, key=lambda ext: -ext.priority))
+
+
+def _instance(spec):
+    obj = spec
+    if isinstance(spec, str):
+        module_name, sep, attr = spec.partition(":")
+        if not sep:
+            module_name, _, attr = spec.rpartition(".")
+        obj = getattr(importlib.import_module(module_name), attr)
+    obj = obj() if isinstance(obj, type) else obj
+    if not (isinstance(getattr(obj, "name", None), str) and isinstance(getattr(obj, "priority", None), int)
+            and callable(getattr(obj, "extract", None))):
+        raise TypeError(f"{spec!r} is not a structured-data extractor (needs name, priority and extract(page))")
+    return obj
