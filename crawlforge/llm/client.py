@@ -1,0 +1,70 @@
+"""One client for every OpenAI-compatible chat-completions server: hosted APIs, Ollama,
+vLLM, llama.cpp's server, LM Studio. Only ``base_url``, the model and the key differ."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import openai
+
+# Sent when no key is configured: local servers ignore it, the SDK refuses an empty one.
+_NO_KEY = "no-key"
+
+
+@dataclass
+class Completion:
+    """The text of one answer and its token counts (0 when the server reports none)."""
+
+    text: str
+    usage: dict = field(default_factory=dict)
+
+
+class Client:
+    """``Client(base_url, model, api_key=None, **options)``.
+
+    Options: ``api_key_env`` (read the key from this environment variable when
+    ``api_key`` is None), ``json_mode`` (default True: ask for a JSON object and fall
+    back to plain text once if the server rejects ``response_format``),
+    ``temperature`` (default 0), ``max_tokens``, ``timeout`` (seconds, default 120),
+    ``max_retries`` (the SDK's, default 2).
+    """
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, **options):
+        api_key_env = options.pop("api_key_env", None)
+        if api_key is None and api_key_env:
+            api_key = os.environ.get(api_key_env)
+        self.model = model
+        self.json_mode = bool(options.pop("json_mode", True))
+        self.temperature = options.pop("temperature", 0)
+        self.max_tokens = options.pop("max_tokens", None)
+        timeout = options.pop("timeout", 120)
+        max_retries = options.pop("max_retries", 2)
+        if options:
+            raise TypeError(f"unknown Client options: {', '.join(sorted(options))}")
+        self.sdk = openai.OpenAI(base_url=base_url, api_key=api_key or _NO_KEY,
+                                 timeout=timeout, max_retries=max_retries)
+
+    def complete(self, messages: list[dict]) -> Completion:
+        """One chat completion; raises ``openai.OpenAIError`` on transport or API errors."""
+        kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
+        if self.max_tokens:
+            kwargs["max_tokens"] = self.max_tokens
+        if self.json_mode:
+            try:
+                return self._create(**kwargs, response_format={"type": "json_object"})
+            except openai.BadRequestError:
+                self.json_mode = False  # this server has no JSON mode: ask for plain text
+        return self._create(**kwargs)
+
+    def _create(self, **kwargs) -> Completion:
+        response = self.sdk.chat.completions.create(**kwargs)
+        text = response.choices[0].message.content if response.choices else None
+        usage = response.usage
+        return Completion(
+            text=text or "",
+            usage={
+                "prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
+                "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
+            },
+        )
