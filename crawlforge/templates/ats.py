@@ -19,9 +19,7 @@ from .common import (
     encode_uri_component, first_truthy, html_to_text, js_string, js_truthy, safe_href, safe_url,
 )
 from .jobs import (
-    as_list,
     escaped_html_to_text,
-    field,
     is_remote,
     iso_date,
     job,
@@ -29,11 +27,11 @@ from .jobs import (
     join_location,
     list_result,
     not_json,
-    parse_json,
     require_param,
     text_list,
     trimmed,
 )
+from .payload import as_list, field, parse_json
 
 
 def _company_param(description: str) -> dict:

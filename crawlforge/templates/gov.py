@@ -7,15 +7,17 @@ partial VIN decode is a real answer, and a rejected NPI query is not an empty re
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
 from ada_url import URL, URLSearchParams
 
 from .base import Template, TemplateError, TemplateRejectedError
-from .common import JS_WHITESPACE, encode_uri_component, first_truthy, js_string, js_trim, js_truthy, safe_url
-from .jobs import as_list, field, parse_json
+from .common import (
+    JS_WHITESPACE, encode_uri_component, first_truthy, is_integer, js_parse_int, js_string, js_to_number, js_trim,
+    js_truthy, safe_url,
+)
+from .payload import as_list, field, parse_json
 
 # --- NHTSA vPIC ------------------------------------------------------------------------------
 
@@ -155,28 +157,15 @@ _NPI_FIELD_HELP = {
 _NPI_API = "This connector reads the NPPES NPI Registry API."
 
 
-def _js_number(value: Any) -> float:
-    """``Number(value)`` for the values a caller passes (numbers, numeric strings, booleans)."""
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
-    text = js_trim(value) if isinstance(value, str) else None
-    if text is None:
-        return math.nan
-    if text == "":
-        return 0.0
-    if re.fullmatch(r"0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+", text):
-        return float(int(text, 0))
-    if re.fullmatch(r"[+-]?(Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)", text, re.ASCII):
-        return float(text.replace("Infinity", "inf"))
-    return math.nan
+def _given(value: Any) -> bool:
+    """Present in the JS sense used here: not undefined, null or ""."""
+    return value is not None and value != ""
 
 
 def _npi_bound(name: str, value: Any, low: int, high: int) -> int:
     """The registry silently caps limit/skip instead of reporting it, so the bound is checked here."""
-    number = _js_number(value)
-    if not (math.isfinite(number) and number.is_integer() and low <= number <= high):
+    number = js_to_number(value)
+    if not (is_integer(number) and low <= number <= high):
         raise TemplateError(
             f'npi-provider "{name}" must be an integer between {low} and {high}. '
             f"The NPI registry silently caps anything larger instead of reporting it. Got: {js_string(value)}"
@@ -184,18 +173,12 @@ def _npi_bound(name: str, value: Any, low: int, high: int) -> int:
     return int(number)
 
 
-def _js_parse_int(value: str) -> int | None:
-    """``Number.parseInt(value, 10)``: the leading integer, None when there is none."""
-    match = re.match(rf"[{JS_WHITESPACE}]*([+-]?\d+)", value, re.ASCII)
-    return int(match[1]) if match else None
-
-
 def _npi_paging(url: Any) -> tuple[int, int]:
     """limit and skip as requested (the response echoes neither); the registry's defaults otherwise."""
     parsed = safe_url(url)
     params = URLSearchParams(parsed.search if parsed is not None else "")
-    limit = _js_parse_int(params.get("limit")) if params.has("limit") else None
-    skip = _js_parse_int(params.get("skip")) if params.has("skip") else None
+    limit = js_parse_int(params.get("limit")) if params.has("limit") else None
+    skip = js_parse_int(params.get("skip")) if params.has("skip") else None
     return (NPI_DEFAULT_LIMIT if limit is None else limit), (0 if skip is None else skip)
 
 
@@ -356,11 +339,6 @@ class NpiProvider(Template):
         # no total: result_count is this page's size; a full page is the only "maybe more" signal
         return {"items": items, "count": len(items), "limit": limit, "skip": skip,
                 "more_possible": len(items) == limit}
-
-
-def _given(value: Any) -> bool:
-    """Present in the JS sense used here: not undefined, null or ""."""
-    return value is not None and value != ""
 
 
 GOV_TEMPLATES = [NhtsaVin(), NpiProvider()]

@@ -8,7 +8,6 @@ A value the platform does not carry stays ``None``: nothing here guesses.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from datetime import datetime, timedelta, timezone
@@ -19,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from .base import TemplateError, TemplateRejectedError
 from .common import JS_WHITESPACE, html_to_text, is_number, iso_from_ms, js_string, js_trim
+from .payload import as_list
 
 JOB_FIELDS = (
     "id", "title", "url", "location", "department", "team", "employment_type",
@@ -80,11 +80,6 @@ def job_id(value: Any) -> str | None:
 def text_list(values: Any) -> list[str]:
     """Every entry as text, blanks dropped; a missing list is an empty one."""
     return [t for t in (trimmed(v) for v in as_list(values)) if t]
-
-
-def as_list(value: Any) -> list:
-    """The value when it is a JSON array, else ``[]`` (an absent or malformed list reads as empty)."""
-    return value if isinstance(value, list) else []
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -185,8 +180,6 @@ def join_location(*parts: Any) -> str | None:
 
 def escaped_html_to_text(escaped: Any) -> str | None:
     """Greenhouse escapes its HTML a second time (``&lt;h2&gt;``): decode once, then strip tags."""
-    if not escaped:
-        return None
     return html_to_text(html_to_text(escaped))
 
 
@@ -198,40 +191,17 @@ def require_param(connector: str, name: str, value: Any, where: str) -> str:
     return given
 
 
-def parse_json(body: str | bytes, error: Exception) -> Any:
-    """The decoded JSON body, or ``error`` raised when the body is not JSON (an HTML wall, "Not Found")."""
-    try:
-        return json.loads(body.lstrip("\ufeff") if isinstance(body, str) else body)
-    except (ValueError, TypeError):
-        raise error from None
-
-
 def not_json(label: str, url: Any, api: str) -> TemplateRejectedError:
     """The error for a body that is not the platform's JSON at all."""
     return TemplateRejectedError(
-        f"Not a {label} response: {_js(url)} did not return JSON. This connector reads {api}."
+        f"Not a {label} response: {url} did not return JSON. This connector reads {api}."
     )
-
-
-def no_board(message: str) -> TemplateRejectedError:
-    """The error for JSON that is not a board (unknown company, another API's answer)."""
-    return TemplateRejectedError(message)
-
-
-def field(payload: Any, key: str) -> Any:
-    """``payload[key]`` when the payload is an object, else ``None`` (JSON may be a list or a scalar)."""
-    return payload.get(key) if isinstance(payload, dict) else None
 
 
 def list_result(items: list[dict], extra: dict | None = None, total: Any = None) -> dict:
     """``{items, count}``, ``total_available`` only when the payload declares more, then ``extra``."""
     result: dict[str, Any] = {"items": items, "count": len(items)}
-    if isinstance(total, (int, float)) and not isinstance(total, bool) and total > len(items):
+    if is_number(total) and total > len(items):
         result["total_available"] = total
     result.update(extra or {})
     return result
-
-
-def _js(value: Any) -> str:
-    """How a JS template literal prints a value (``undefined`` for a missing URL)."""
-    return "undefined" if value is None else js_string(value)
