@@ -6,6 +6,7 @@ widened to its related siblings, is the main content. Pruning before scoring use
 own words (semantic tags, class and id names) for navigation, comments, share bars and the like.
 """
 
+import os
 import re
 
 from selectolax.lexbor import LexborHTMLParser
@@ -28,7 +29,7 @@ _STRONG_NEGATIVE = re.compile(
 _NEGATIVE = re.compile(
     r"(?:^|[^a-z])(?:popup|modal|overlay|signup|login|pagination|pager|navbar|navigation|nav|"
     r"menu|masthead|footer|toolbar|tags|tagcloud|taglist|skip|trending|popular|mostread|"
-    r"most-read|teaser|rating|reactions?|dateline|credits?|copyright|caption|hidden|"
+    r"most-read|teaser|rating|reactions?|dateline|credits?|copyright|caption|"
     r"visually-hidden|sr-only|screen-reader-text)(?:$|[^a-z])"
 )
 _POSITIVE = re.compile(
@@ -100,6 +101,8 @@ _TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td"
                "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3,
                "li": -3, "form": -3, "th": -5, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5,
                "h6": -5}
+_LINKED_BLOCKS = "a div, a p, a li, a h1, a h2, a h3, a h4, a h5, a h6, a section, a article, a td"
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CONTAINERS = frozenset({"div", "section", "article", "main", "td", "body", "form"})
 
 
@@ -125,6 +128,10 @@ def text_blocks(root) -> dict:
         entry[1] += size
         entry[2] += size if in_link else 0
         entry[3] += text.count(",") + text.count("，") + text.count("、")
+    for block in root.css(_LINKED_BLOCKS):  # teaser cards: a whole block inside a link
+        entry = blocks.get(block.mem_id)
+        if entry is not None:
+            entry[2] = entry[1]
     return blocks
 
 
@@ -207,21 +214,62 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
     return density == 0 and bool(re.search(r"\.( |$)", text))
 
 
-def clean_conditionally(nodes: list) -> None:
-    """Drops link lists and empty or chrome-weighted blocks left inside the chosen content."""
+_LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
+_LINK_LINE = float(os.environ.get("LL", 0.7))
+
+
+def subtree_text(blocks: dict, roots: list) -> dict:
+    """Text and link-text length of every element under `roots` that holds text (by mem_id)."""
+    root_ids = {root.mem_id for root in roots}
+    sums = {}
+    for block, size, links, _ in blocks.values():
+        path, node = [], block
+        while node is not None and node.mem_id not in root_ids:
+            path.append(node)
+            node = node.parent
+        if node is None:
+            continue
+        path.append(node)
+        for node in path:
+            entry = sums.setdefault(node.mem_id, [0, 0])
+            entry[0] += size
+            entry[1] += links
+    return sums
+
+
+def clean_conditionally(nodes: list, blocks: dict) -> None:
+    """Drops link lists, link-only lines and empty or chrome-named blocks inside the content."""
+    sums = subtree_text(blocks, nodes)
+    root_ids = {root.mem_id for root in nodes}
     doomed = []
     for root in nodes:
         for node in root.css("ul, ol, div, section, table, dl"):
-            text = node.text(deep=True, strip=True)
-            if not text:
+            if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
+                continue
+            size, links = sums.get(node.mem_id, (0, 0))
+            if not size:
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
-                continue
-            if hint_weight(node) < 0:
+            elif hint_weight(node) < 0:
                 doomed.append(node)
-            elif node.tag != "table" and len(text) < 1500 and link_density(node) > 0.5:
+            elif node.tag != "table" and size < 1500 and links > size * 0.5:
                 doomed.append(node)
+    doomed += [node for node, size, links, _ in blocks.values()
+               if node.tag in _LINE_TAGS and links > size * _LINK_LINE and node.mem_id in sums
+               and node.mem_id not in root_ids]
     remove_outermost(doomed)
+    remove_outermost(node for root in nodes for node in root.css("h1, h2, h3, h4, h5, h6")
+                     if _ends_its_block(node))
+
+
+def _ends_its_block(heading) -> bool:
+    """A heading with nothing after it titled a block that was removed (`Related articles`)."""
+    node = heading.next
+    while node is not None:
+        if node.is_element_node or (node.text_content or "").strip():
+            return False
+        node = node.next
+    return True
 
 
 def main_content(tree: LexborHTMLParser) -> list:
@@ -230,22 +278,60 @@ def main_content(tree: LexborHTMLParser) -> list:
     body = tree.body
     if body is None:
         return []
-    scores = score_candidates(text_blocks(body))
+    blocks = text_blocks(body)
+    scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
         return [body]
-    container = best.parent
+    best = widen(best, blocks)
+    container = best
     while container is not None and container.tag not in ("body", "html"):
         if _is_semantic(container) and link_density(container) < 0.3:
-            return _cleaned([container])
+            return _cleaned([container], blocks)
         container = container.parent
-    return _cleaned(with_siblings(best, best_score, scores))
+    return _cleaned(with_siblings(best, best_score, scores), blocks)
+
+
+import os
+_G, _L, _L2, _S = (float(x) for x in os.environ.get("W", "50,2,1,0.5").split(","))
+
+
+def widen(best, blocks: dict):
+    """The ancestor of the best container (or itself) with the most prose net of chrome text.
+
+    Leads, intros and further text sections often sit next to the best-scored container; an
+    ancestor gains their prose but also any link lists and short chrome lines it holds.
+    """
+    chain, node = [], best
+    while node is not None and node.tag not in ("body", "html"):
+        chain.append(node)
+        node = node.parent
+    if not chain:
+        return best
+    gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
+    for block, size, links, _ in blocks.values():
+        if size >= _G and links <= size * 0.3:
+            value = size - _L * links
+        else:
+            value = -_L2 * size if links * 2 > size else -_S * size
+        if block.tag in _HEADINGS:
+            value = max(value, 0)
+        while block is not None and block.mem_id not in gain:
+            block = block.parent
+        if block is not None:
+            gain[block.mem_id] += value
+    total, top, chosen = 0.0, float("-inf"), best
+    for node in chain:
+        total += gain[node.mem_id]
+        if total > top:
+            top, chosen = total, node
+    return chosen
 
 
 def _is_semantic(node) -> bool:
     return node.tag == "article" or node.attributes.get("itemprop") == "articleBody"
 
 
-def _cleaned(nodes: list) -> list:
-    clean_conditionally(nodes)
+def _cleaned(nodes: list, blocks: dict) -> list:
+    clean_conditionally(nodes, blocks)
     return nodes
