@@ -91,7 +91,7 @@ class NhtsaVin(Template):
                 'vPIC accepts "*" for unknown positions, as in 5UXWX7C5*BA.'
             )
         pairs = [("format", "json")]
-        model_year = params.get("modelYear", params.get("model_year"))
+        model_year = params.get("modelYear")
         if model_year is not None and model_year != "":
             pairs.append(("modelyear", js_string(model_year)))
         return _with_query(URL(f"{VPIC_BASE}/DecodeVinValues/{encode_uri_component(vin)}"), pairs)
