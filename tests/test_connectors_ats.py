@@ -536,3 +536,18 @@ def test_teamtailor_urls_and_pattern():
     ):
         assert TEAMTAILOR.target_pattern.search(url), url
     assert not TEAMTAILOR.target_pattern.search("https://polestar.teamtailor.com/jobs/internal/")
+
+
+def test_teamtailor_feed_entities_are_never_expanded():
+    # attack case (synthetic): an external entity and an entity bomb stay unexpanded text
+    xxe = (
+        '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        "<rss><channel><title>T&x;</title><item><guid>1</guid><title>A&x;</title></item></channel></rss>"
+    )
+    result = TEAMTAILOR.extract_list(xxe, "https://x.teamtailor.com/jobs.rss")
+    assert (result["company"], result["items"][0]["title"]) == ("T&x;", "A&x;")
+    bomb = (
+        '<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><rss><channel><title>&c;</title></channel></rss>'
+    )
+    assert TEAMTAILOR.extract_list(bomb, "https://x.teamtailor.com/jobs.rss")["company"] == "&c;"
