@@ -10,7 +10,7 @@ import re
 from selectolax.lexbor import LexborNode
 
 from .base import Template
-from .common import WS, Doc, attr, find_all, find_first, iso_now, js_trim, node_text, safe_href, safe_url, text
+from .common import WS, Doc, find_all, find_first, iso_now, js_trim, node_text, safe_href, safe_url, text
 
 BASE_URL = "https://news.ycombinator.com/"
 MAX_STORIES = 30
