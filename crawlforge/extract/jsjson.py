@@ -18,9 +18,13 @@ _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
 def loads(text):
     """JS JSON.parse: ValueError on anything it would reject (incl. deep nesting)."""
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_js_object)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
+
+
+def _js_object(pairs):
+    return js_key_order(dict(pairs))
 
 
 def _reject_constant(name):
@@ -69,7 +73,29 @@ def _shortest_digits(value):
     return digits, int(exponent)
 
 
-def _string(text):
+def js_key_order(mapping):
+    """The dict in JS property order: integer-like keys ascending, then the rest.
+
+    JS objects (and so JSON.parse results) enumerate "0", "9", "14" before other
+    keys; sizes do not change but key lists, paths and row order do.
+    """
+    integer_keys = [key for key in mapping if _is_array_index(key)]
+    if not integer_keys:
+        return mapping
+    ordered = {key: mapping[key] for key in sorted(integer_keys, key=int)}
+    ordered.update((key, value) for key, value in mapping.items() if key not in ordered)
+    return ordered
+
+
+def _is_array_index(key):
+    return (
+        isinstance(key, str) and key.isascii() and key.isdigit()
+        and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
+    )
+
+
+def string_text(text):
+    """A JSON string literal as JSON.stringify writes it."""
     if not _NEEDS_ESCAPE.search(text):
         return f'"{text}"'
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
@@ -80,38 +106,33 @@ def _escape_char(match):
     return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
 
 
-def _scalar(value):
-    if value is None:
-        return "null"
+def scalar_text(value):
+    """JSON text of a non-container value (anything that is not JSON -> null)."""
     if value is True:
         return "true"
     if value is False:
         return "false"
     if isinstance(value, str):
-        return _string(value)
+        return string_text(value)
     if isinstance(value, (int, float)):
         return js_number(value)
-    return None
+    return "null"
 
 
 def iter_chunks(value):
-    """JSON.stringify(value) as a stream of text chunks, without recursion.
-
-    Non-JSON leaves (objects of other types) are written as null.
-    """
+    """JSON.stringify(value) as a stream of text chunks, without recursion."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, _Raw):
             yield item.text
-            continue
-        if isinstance(item, dict):
+        elif isinstance(item, dict):
             stack.append(_Raw("}"))
             entries = list(item.items())
             for index in range(len(entries) - 1, -1, -1):
                 key, child = entries[index]
                 stack.append(child)
-                stack.append(_Raw(("," if index else "") + _string(str(key)) + ":"))
+                stack.append(_Raw(("," if index else "") + string_text(str(key)) + ":"))
             yield "{"
         elif isinstance(item, (list, tuple)):
             stack.append(_Raw("]"))
@@ -121,8 +142,7 @@ def iter_chunks(value):
                     stack.append(_Raw(","))
             yield "["
         else:
-            text = _scalar(item)
-            yield "null" if text is None else text
+            yield scalar_text(item)
 
 
 class _Raw:
@@ -137,6 +157,49 @@ def dumps(value):
     return "".join(iter_chunks(value))
 
 
+def _utf8_len(text):
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+def serialized_size(root, memo=None):
+    """UTF-8 size of JSON.stringify(root), computed without building the text.
+
+    `memo` (id -> size) makes a shared subtree cost one visit, so resolved flight
+    rows are sized in linear time. Iterative; a cycle counts as 4 bytes.
+    """
+    if not isinstance(root, (dict, list)):
+        return _utf8_len(scalar_text(root))
+    memo = {} if memo is None else memo
+    in_progress = -1
+    stack = [root]
+    while stack:
+        node = stack[-1]
+        state = memo.get(id(node))
+        if state is None:
+            memo[id(node)] = in_progress
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend(c for c in children if isinstance(c, (dict, list)) and id(c) not in memo)
+            continue
+        stack.pop()
+        if state == in_progress:
+            memo[id(node)] = _container_size(node, memo)
+    return memo[id(root)]
+
+
+def _container_size(node, memo):
+    is_dict = isinstance(node, dict)
+    size = 2 + max(0, len(node) - 1)
+    for key, child in (node.items() if is_dict else enumerate(node)):
+        if is_dict:
+            size += _utf8_len(string_text(str(key))) + 1
+        if isinstance(child, (dict, list)):
+            child_size = memo.get(id(child), 4)
+            size += 4 if child_size == -1 else child_size
+        else:
+            size += _utf8_len(scalar_text(child))
+    return size
+
+
 def byte_size(value):
-    """UTF-8 byte length of JSON.stringify(value) (lone surrogates are escaped)."""
-    return sum(len(chunk.encode("utf-8")) for chunk in iter_chunks(value))
+    """UTF-8 byte length of JSON.stringify(value) (the `bytes` of a found entry)."""
+    return serialized_size(value)

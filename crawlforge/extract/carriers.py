@@ -1,0 +1,272 @@
+"""JSON a page ships outside script variables: Inertia's page object, Shopify's
+analytics meta and product JSON, and big JSON objects parked in data-* attributes.
+
+One regex pass per carrier over raw HTML, no DOM. Input is page content: nothing
+here raises on malformed markup, and a carrier that is present but unreadable
+is a warning, never a guessed value.
+"""
+
+import html
+import html.entities
+import re
+
+from crawlforge.extract.jsjson import loads
+
+SCRIPT_RE = re.compile(r"<script\b([^>]*)>([\s\S]*?)</script\s*>", re.I)
+HTML_COMMENT_RE = re.compile(r"<!--[\s\S]*?-->")
+_DATA_ATTR_RE = re.compile(r"""\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I | re.A)
+_TAG_OR_DATA_ATTR_RE = re.compile(
+    r"""<([a-zA-Z][\w:-]*)|\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.A
+)
+_TAG_ATTR_RE = re.compile(r"""\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
+_BRACKET_TOKEN_RE = re.compile(r"""[{}\[\]]|"(?:[^"\\]|\\[\s\S])*"?|'(?:[^'\\]|\\[\s\S])*'?""")
+_ENTITY_RE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z0-9]+;?)")
+
+MAX_JSON_ATTRIBUTES = 50
+MAX_ATTRIBUTE_CHARS = 5 * 1024 * 1024
+MAX_PRODUCT_JSON_BLOCKS = 50
+
+_META_COPY_RE = re.compile(r"ShopifyAnalytics\.meta\[\s*attr\s*\]\s*=\s*meta\[\s*attr\s*\]")
+_META_VAR_RE = re.compile(r"\bvar\s+meta\s*=\s*", re.A)
+_META_ASSIGN_RE = re.compile(r"ShopifyAnalytics\.meta\s*=\s*(?=\{)")
+_META_CURRENCY_RE = re.compile(r"""ShopifyAnalytics\.meta\.currency\s*=\s*(["'])([A-Za-z]{3})\1""")
+_ATTR_PATTERNS = {}
+
+
+def strip_comments(text):
+    """Drop HTML comments: a script inside one is not a script the page runs."""
+    return HTML_COMMENT_RE.sub("", text)
+
+
+def read_attribute(attrs, name, bare=None):
+    """Attribute `name` (ci) of a raw attribute string; `bare` for a valueless one."""
+    pattern = _ATTR_PATTERNS.get(name)
+    if pattern is None:
+        pattern = _ATTR_PATTERNS[name] = re.compile(
+            r"""(?:^|\s)%s(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))|(?=[\s/]|$))""" % re.escape(name),
+            re.I,
+        )
+    match = pattern.search(attrs)
+    if not match:
+        return None
+    value = next((group for group in match.groups() if group is not None), None)
+    return bare if value is None else value
+
+
+def decode_attribute(raw):
+    """HTML attribute-value entity decoding (legacy names without `;` included)."""
+    if "&" not in raw:
+        return raw
+    return _ENTITY_RE.sub(lambda match: _decode_entity(match, raw), raw)
+
+
+def _decode_entity(match, raw):
+    text = match.group()
+    if text.startswith("&#") or text.endswith(";"):
+        return html.unescape(text)
+    following = raw[match.end():match.end() + 1]
+    if text[1:] in html.entities.html5 and following != "=":
+        return html.unescape(text)
+    return text
+
+
+def _parse_json(text):
+    try:
+        return loads(text)
+    except ValueError:
+        return None
+
+
+def read_bracketed_literal(text, start):
+    """The balanced `{...}`/`[...]` at `start`, or None if it never closes.
+
+    Quoted strings (either quote, backslash escapes) are skipped so a brace in
+    a string does not end the literal; only the opening bracket kind is counted.
+    """
+    opener = text[start:start + 1]
+    if opener not in ("{", "["):
+        return None
+    closer = "}" if opener == "{" else "]"
+    depth = 0
+    for token in _BRACKET_TOKEN_RE.finditer(text, start):
+        char = token.group()
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth == 0:
+                return text[start:token.end()]
+    return None
+
+
+def is_inertia_page_script(attrs):
+    """`<script data-page="app" type="application/json">`, Inertia's script carrier."""
+    if not isinstance(attrs, str):
+        return False
+    script_type = (read_attribute(attrs, "type", "") or "").lower()
+    return script_type == "application/json" and read_attribute(attrs, "data-page", "") is not None
+
+
+def read_inertia_page(html_text):
+    """Inertia's page object, from its script carrier or a `data-page="{...}"` attribute.
+
+    Returns None without a carrier; value None plus a warning when the carrier
+    is not a JSON object.
+    """
+    if not isinstance(html_text, str):
+        return None
+    doc = strip_comments(html_text)
+    for match in SCRIPT_RE.finditer(doc):
+        if is_inertia_page_script(match.group(1)):
+            parsed = _parse_json(match.group(2))
+            if isinstance(parsed, dict):
+                return {"value": parsed, "warnings": []}
+            return {"value": None, "warnings": [
+                'An Inertia <script data-page type="application/json"> block is present '
+                "but is not a JSON object; not parsed."
+            ]}
+    for match in _DATA_ATTR_RE.finditer(doc):
+        if match.group(1).lower() != "data-page":
+            continue
+        raw = match.group(2) if match.group(2) is not None else match.group(3)
+        decoded = decode_attribute(raw)
+        if not decoded.lstrip().startswith("{"):
+            continue
+        parsed = _parse_json(decoded)
+        if isinstance(parsed, dict):
+            return {"value": parsed, "warnings": []}
+        return {"value": None, "warnings": [
+            "An Inertia data-page attribute is present but its value is not a JSON object; not parsed."
+        ]}
+    return None
+
+
+def is_shopify_product_json_script(attrs):
+    """A theme's product JSON: `data-product-json` or an id starting `ProductJson-`."""
+    if not isinstance(attrs, str):
+        return False
+    if (read_attribute(attrs, "type", "") or "").lower() != "application/json":
+        return False
+    if read_attribute(attrs, "data-product-json", "") is not None:
+        return True
+    return (read_attribute(attrs, "id", "") or "").startswith("ProductJson-")
+
+
+def _read_shopify_meta(doc):
+    """ShopifyAnalytics.meta (the `var meta` copied into it, then a direct assignment)."""
+    literals = []
+    copy = _META_COPY_RE.search(doc)
+    if copy:
+        last = None
+        for match in _META_VAR_RE.finditer(doc, 0, copy.start()):
+            last = match.end()
+        if last is not None:
+            literals.append(read_bracketed_literal(doc, last))
+    assign = _META_ASSIGN_RE.search(doc)
+    if assign:
+        literals.append(read_bracketed_literal(doc, assign.end()))
+    meta, unreadable = {}, False
+    for literal in literals:
+        parsed = None if literal is None else _parse_json(literal)
+        if isinstance(parsed, dict):
+            meta.update(parsed)
+        else:
+            unreadable = True
+    currency = _META_CURRENCY_RE.search(doc)
+    if meta and currency and "currency" not in meta:
+        meta["currency"] = currency.group(2)
+    warning = "ShopifyAnalytics.meta is assigned a value that is not a JSON literal; not parsed."
+    return meta, (warning if unreadable else None)
+
+
+def read_shopify(html_text):
+    """Shopify's page JSON: `{meta?, product_json?}` and warnings, or None.
+
+    meta prices are integers in minor units (10500 = 105.00 in meta.currency).
+    """
+    if not isinstance(html_text, str):
+        return None
+    doc = strip_comments(html_text)
+    value, warnings = {}, []
+    meta, warning = _read_shopify_meta(doc)
+    if meta:
+        value["meta"] = meta
+    if warning:
+        warnings.append(warning)
+    product_json, blocks = [], 0
+    for match in SCRIPT_RE.finditer(doc):
+        if not is_shopify_product_json_script(match.group(1)):
+            continue
+        blocks += 1
+        if len(product_json) >= MAX_PRODUCT_JSON_BLOCKS:
+            continue
+        parsed = _parse_json(match.group(2))
+        if isinstance(parsed, (dict, list)):
+            product_json.append(parsed)
+        else:
+            warnings.append("A Shopify product JSON <script> block is not valid JSON; skipped.")
+    if blocks > MAX_PRODUCT_JSON_BLOCKS:
+        warnings.append(
+            f"{blocks} Shopify product JSON blocks found; only the first {MAX_PRODUCT_JSON_BLOCKS} were read."
+        )
+    if product_json:
+        value["product_json"] = product_json
+    if not meta and blocks == 0 and not warnings:
+        return None
+    return {"value": value, "warnings": warnings}
+
+
+def _tag_id(doc, tag_start, name_length):
+    """The id attribute of the start tag at `tag_start` (entity-decoded)."""
+    index = tag_start + 1 + name_length
+    size = len(doc)
+    while index < size and doc[index] != ">":
+        match = _TAG_ATTR_RE.match(doc, index)
+        if not match or match.end() == index:
+            index += 1
+            continue
+        if match.group(1).lower() == "id":
+            if match.group(2) is not None:
+                return decode_attribute(match.group(2))
+            if match.group(3) is not None:
+                return decode_attribute(match.group(3))
+            return match.group(4) or ""
+        index = match.end()
+    return None
+
+
+def read_json_attributes(html_text, min_bytes=2048):
+    """data-* attributes holding a JSON object of at least `min_bytes` (max 50).
+
+    Each entry is {tag, attribute, id, data}; `data-page` belongs to Inertia.
+    """
+    if not isinstance(html_text, str):
+        return []
+    doc = strip_comments(html_text)
+    out, tag, tag_start = [], None, -1
+    for match in _TAG_OR_DATA_ATTR_RE.finditer(doc):
+        if len(out) >= MAX_JSON_ATTRIBUTES:
+            break
+        if match.group(1) is not None:
+            tag, tag_start = match.group(1), match.start()
+            continue
+        entry = _json_attribute(match, min_bytes)
+        if entry is not None:
+            entry["tag"] = None if tag is None else tag.lower()
+            entry["id"] = None if tag is None else _tag_id(doc, tag_start, len(tag))
+            out.append({key: entry[key] for key in ("tag", "attribute", "id", "data")})
+    return out
+
+
+def _json_attribute(match, min_bytes):
+    attribute = match.group(2).lower()
+    raw = match.group(3) if match.group(3) is not None else match.group(4)
+    if attribute == "data-page" or not min_bytes <= len(raw) <= MAX_ATTRIBUTE_CHARS:
+        return None
+    if not (raw.lstrip().startswith("{") and raw.rstrip().endswith("}")):
+        return None
+    decoded = decode_attribute(raw)
+    if len(decoded.encode("utf-8", "surrogatepass")) < min_bytes:
+        return None
+    data = _parse_json(decoded)
+    return {"attribute": attribute, "data": data} if isinstance(data, dict) else None

@@ -1,0 +1,311 @@
+"""Find the state a JS app already ships in its own HTML.
+
+Next.js (`__NEXT_DATA__`, RSC flight chunks), Nuxt, Apollo, Redux, SvelteKit,
+Inertia and Shopify pages serialise the data their UI renders into the
+document; reading it gives the site's own values. Raw HTML in (not a
+script-stripped document), named payloads out; one regex pass per source, no
+DOM, never eval, never truncated. See templates.md §5.3 for the order of sources.
+"""
+
+import re
+
+from crawlforge.extract import carriers
+from crawlforge.extract.carriers import SCRIPT_RE, read_attribute, read_bracketed_literal, strip_comments
+from crawlforge.extract.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
+from crawlforge.extract.framework_data import decode_nuxt_data, read_sveltekit_data
+from crawlforge.extract.jsjson import byte_size, loads
+from crawlforge.extract.jsliteral import evaluate_literal_source
+from crawlforge.extract.jsonpath import JsonPathError, parse_json_path, select_json_path
+
+__all__ = [
+    "JsonPathError", "extract_apollo_transport", "extract_embedded_state",
+    "parse_json_path", "select_json_path",
+]
+
+# (data key, global variable), in report order; a key already filled is skipped.
+STATE_VARIABLES = (
+    ("nuxt", "__NUXT__"),
+    ("apollo_state", "__APOLLO_STATE__"),
+    ("initial_state", "__INITIAL_STATE__"),
+    ("initial_state", "___INITIAL_STATE___"),
+    ("preloaded_state", "__PRELOADED_STATE__"),
+    ("preloaded_data", "__preloadedData"),
+    ("yt_initial_data", "ytInitialData"),
+    ("yt_initial_player_response", "ytInitialPlayerResponse"),
+    ("remix_context", "__remixContext"),
+    ("tgt_data", "__TGT_DATA__"),
+    ("pws_data", "__PWS_DATA__"),
+    ("server_data", "__SERVER_DATA__"),
+    ("app_state", "__APP_STATE__"),
+    ("state", "__STATE__"),
+    ("global_data", "__data__"),
+    # Beyond templates.md: older Next.js inlines `__NEXT_DATA__={...}` in a plain
+    # script; read only when no `<script id="__NEXT_DATA__">` block filled it.
+    ("next_data", "__NEXT_DATA__"),
+)
+
+_NEXT_F_PUSH_RE = re.compile(r"self\.__next_f\.push\(\s*\[\s*1\s*,\s*")
+_JSON_STRING_RE = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
+_APOLLO_TRANSPORT_RE = re.compile(
+    r"""Symbol\.for\(\s*["']ApolloSSRDataTransport["']\s*\)\s*\]\s*\?\?=\s*\[\s*\]\s*\)\s*\.push\(\s*"""
+)
+# A bare `undefined` in value position; the word inside a string is left alone.
+_BARE_UNDEFINED_RE = re.compile(r"(?<=[:,\[])\s*undefined\s*(?=[,}\]])")
+_JSON_SCRIPT_TYPES = ("application/json", "text/json")
+_NUXT_DATA_NOTE = "Nuxt 3 devalue payload, decoded; raw:true also keeps the undecoded array in json_scripts"
+
+
+_BRACKET_PREFIX_RE = re.compile(r"""(?:window|self|globalThis)\s*\[\s*(['"])\Z""")
+_EQUALS_RE = re.compile(r"\s*=(?!=)\s*")
+_CLOSE_BRACKET_RE = re.compile(r"\s*\]")
+_WORD_CHAR_RE = re.compile(r"[A-Za-z0-9_]")
+
+
+def _assignments(html, variable):
+    """Where each assignment to `variable` puts its value, in document order.
+
+    `window|self|globalThis["name"] =`, or `[window.]name =` at a word boundary
+    (so `MY__INITIAL_STATE__` does not count); `==` comparisons are skipped.
+    Found from each occurrence of the name, which is far faster than one
+    alternation regex over a megabyte page.
+    """
+    start = html.find(variable)
+    while start >= 0:
+        end = start + len(variable)
+        equals = _bracket_assignment(html, start, end)
+        if equals is None and (start == 0 or not _WORD_CHAR_RE.match(html, start - 1)):
+            equals = _EQUALS_RE.match(html, end)
+        if equals:
+            yield equals.end()
+        start = html.find(variable, end)
+
+
+def _bracket_assignment(html, start, end):
+    bracket = _BRACKET_PREFIX_RE.search(html, max(0, start - 200), start)
+    if not bracket or not html.startswith(bracket.group(1), end):
+        return None
+    closing = _CLOSE_BRACKET_RE.match(html, end + 1)
+    return _EQUALS_RE.match(html, closing.end()) if closing else None
+
+
+def _parse_healing_undefined(literal):
+    """(value, healed count) of a JSON literal with bare `undefined` read as null.
+
+    Returns (None, -1) when it is not JSON even after healing.
+    """
+    try:
+        return loads(literal), 0
+    except ValueError:
+        pass
+    healed = len(_BARE_UNDEFINED_RE.findall(literal))
+    if not healed:
+        return None, -1
+    try:
+        return loads(_BARE_UNDEFINED_RE.sub("null", literal)), healed
+    except ValueError:
+        return None, -1
+
+
+def extract_apollo_transport(html):
+    """Apollo streaming-SSR pushes (`window[Symbol.for("ApolloSSRDataTransport")]`), in order."""
+    pushes, position = [], 0
+    while True:
+        match = _APOLLO_TRANSPORT_RE.search(html, position)
+        if not match:
+            return pushes
+        position = match.end()
+        literal = read_bracketed_literal(html, position)
+        if literal is None:
+            continue
+        position += len(literal)
+        value, healed = _parse_healing_undefined(literal)
+        if healed >= 0:
+            pushes.append(value)
+
+
+def _read_flight_stream(html):
+    """Every `self.__next_f.push([1,"..."])` string, concatenated in document order."""
+    parts, position = [], 0
+    while True:
+        match = _NEXT_F_PUSH_RE.search(html, position)
+        if not match:
+            return len(parts), "".join(parts)
+        position = match.end()
+        literal = _JSON_STRING_RE.match(html, position)
+        if not literal:
+            continue
+        try:
+            parts.append(loads(literal.group()))
+        except ValueError:
+            continue
+        position = literal.end()
+
+
+class _State:
+    """The result being built: data, found entries, warnings, json_scripts."""
+
+    def __init__(self):
+        self.data, self.found, self.warnings, self.json_scripts = {}, [], [], []
+
+    def add(self, name, variable, value, note=None):
+        self.data[name] = value
+        entry = {"name": name, "variable": variable, "bytes": byte_size(value)}
+        if note is not None:
+            entry["note"] = note
+        self.found.append(entry)
+
+    def result(self):
+        return {"data": self.data, "found": self.found, "warnings": self.warnings}
+
+
+def _json_scripts(state, html, raw):
+    for match in SCRIPT_RE.finditer(html):
+        attrs, body = match.group(1), match.group(2)
+        script_type = (read_attribute(attrs, "type") or "").lower()
+        if script_type not in _JSON_SCRIPT_TYPES:
+            continue
+        if carriers.is_inertia_page_script(attrs) or carriers.is_shopify_product_json_script(attrs):
+            continue
+        script_id = read_attribute(attrs, "id")
+        try:
+            parsed = loads(body)
+        except ValueError:
+            id_part = f' id="{script_id}"' if script_id else ""
+            state.warnings.append(f'A <script type="{script_type}"{id_part}> block is not valid JSON; skipped.')
+            continue
+        _json_script(state, parsed, script_id, attrs, raw)
+
+
+def _json_script(state, parsed, script_id, attrs, raw):
+    block = {"id": script_id or None, "data": parsed}
+    if script_id == "__NEXT_DATA__":
+        state.add("next_data", "__NEXT_DATA__", parsed)
+        return
+    is_nuxt = script_id == "__NUXT_DATA__" or read_attribute(attrs, "data-nuxt-data") is not None
+    if not is_nuxt or "nuxt_data" in state.data:
+        state.json_scripts.append(block)
+        return
+    decoded = decode_nuxt_data(parsed)
+    state.warnings.extend(decoded["warnings"])
+    if decoded["value"] is None:
+        state.json_scripts.append(block)
+        return
+    state.add("nuxt_data", "__NUXT_DATA__", decoded["value"], _NUXT_DATA_NOTE)
+    if raw:
+        state.json_scripts.append(block)
+
+
+def _flight(state, html):
+    chunks, stream = _read_flight_stream(html)
+    if not chunks:
+        return
+    resolved = resolve_flight_rows(parse_flight_rows(stream))
+    rows = resolved["rows"]
+    note = (
+        f"{chunks} RSC flight chunks concatenated into {len(rows)} rows, keyed by row id; "
+        f'{resolved["resolved"]} "$<id>" reference(s) between rows resolved in place'
+    )
+    if resolved["over_budget"]:
+        note += f', {resolved["over_budget"]} left as strings to keep the payload under twice its size'
+    state.add("next_f", "self.__next_f", rows, note)
+    data_rows = flight_data_rows(rows)
+    if data_rows:
+        state.add("data_rows", "self.__next_f", data_rows,
+                  f"index of the {len(data_rows)} next_f row(s) carrying data rather than markup, "
+                  'largest first; read one with path "next_f.<id>"')
+
+
+def _read_assigned_value(html, start):
+    """(value, note) of the literal assigned at `start`, or (None, None).
+
+    JSON first (bare `undefined` healed); otherwise the text up to `</script`
+    read as one JS expression, evaluated statically. Only objects/arrays count.
+    """
+    literal = read_bracketed_literal(html, start)
+    if literal is not None:
+        value, healed = _parse_healing_undefined(literal)
+        if healed >= 0:
+            return value, (f"{healed} bare undefined value(s) read as null" if healed else None)
+    script_end = html.find("</script", start)
+    result = evaluate_literal_source(html[start:] if script_end < 0 else html[start:script_end])
+    if result["ok"] and isinstance(result["value"], (dict, list)):
+        return result["value"], "read as a JavaScript literal (evaluated statically, no code run)"
+    return None, None
+
+
+def _global_assignments(state, html):
+    for name, variable in STATE_VARIABLES:
+        if name in state.data:
+            continue
+        present, value, note = False, None, None
+        for value_start in _assignments(html, variable):
+            present = True
+            value, note = _read_assigned_value(html, value_start)
+            if value is not None:
+                break
+        if not present:
+            continue
+        if value is None:
+            state.warnings.append(
+                f"{variable} is present but its value is not a JSON or JavaScript literal "
+                "(it calls code or reads other variables); not parsed."
+            )
+            continue
+        if not value:
+            kind = "array" if isinstance(value, list) else "object"
+            state.warnings.append(
+                f"{variable} is present but assigned an empty {kind}; the page fills it in "
+                "from a later statement this tool does not evaluate."
+            )
+        state.add(name, variable, value, note)
+
+
+def _carriers(state, html):
+    sveltekit = read_sveltekit_data(html)
+    if sveltekit:
+        state.warnings.extend(sveltekit["warnings"])
+        if sveltekit["value"] is not None:
+            state.add("sveltekit_data", "kit.start(app, element, { data })", sveltekit["value"],
+                      "one entry per route node, root layout first; read as a JavaScript literal")
+    inertia = carriers.read_inertia_page(html)
+    if inertia:
+        state.warnings.extend(inertia["warnings"])
+        if inertia["value"] is not None:
+            state.add("inertia_page", "[data-page]", inertia["value"])
+    shopify = carriers.read_shopify(html)
+    if shopify:
+        state.warnings.extend(shopify["warnings"])
+        if shopify["value"]:
+            state.add("shopify", "ShopifyAnalytics.meta, script[data-product-json]", shopify["value"],
+                      "meta prices are integers in minor units (10500 = 105.00 in meta.currency)")
+
+
+def extract_embedded_state(html, raw=False):
+    """Every embedded state payload in raw HTML: `{data, found, warnings}`.
+
+    `found` entries are `{name, variable, bytes[, note]}`, bytes being the UTF-8
+    size of the value's JSON. A source present but unreadable is a warning, not
+    a guess. `raw=True` also keeps the undecoded `__NUXT_DATA__` array in
+    json_scripts. Never raises on page content.
+    """
+    if isinstance(html, bytes):
+        html = html.decode("utf-8", "replace")
+    state = _State()
+    doc = strip_comments(html or "")
+    _json_scripts(state, doc, raw)
+    _flight(state, doc)
+    pushes = extract_apollo_transport(doc)
+    if pushes:
+        state.add("apollo_ssr_transport", 'window[Symbol.for("ApolloSSRDataTransport")]', pushes,
+                  f"{len(pushes)} streaming-SSR push(es), in document order")
+    _global_assignments(state, doc)
+    _carriers(state, doc)
+    if state.json_scripts:
+        state.add("json_scripts", 'script[type="application/json"]', state.json_scripts,
+                  f"{len(state.json_scripts)} block(s), each {{ id, data }}")
+    attributes = carriers.read_json_attributes(doc)
+    if attributes:
+        state.add("json_attributes", "data-* attributes", attributes,
+                  f"{len(attributes)} attribute(s) holding a JSON object of 2 KB or more, "
+                  "each { tag, attribute, id, data }")
+    return state.result()

@@ -1,0 +1,281 @@
+"""React Server Components ("flight") streams: rows, references, data rows.
+
+The stream comes from `self.__next_f.push([1,"..."])` chunks, i.e. page content an
+attacker controls, so every walk is iterative and resolution is size-bounded.
+Rows keep JS object key order (integer-like ids first), as upstream's do.
+"""
+
+import re
+
+from crawlforge.extract.jsjson import js_key_order, loads, serialized_size, string_text
+
+_ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
+_TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
+_REF = re.compile(r"\$@?([0-9a-f]+)((?::[^:]*)*)")
+_ELEMENT_FIELDS = {"type": 1, "key": 2, "props": 3}
+_ON_STACK, _DONE = 1, 2
+
+
+def parse_flight_rows(stream):
+    """Split `<hexId>:<payload>` lines into {id: value}, in linear time.
+
+    A `T<hex>,` row is a text blob whose length is in UTF-8 bytes and includes
+    its own terminating newline, so the cursor moves exactly that far (one more
+    would turn row "14" into "4"). `I[...]`/`HL[...]` rows stay strings.
+    """
+    data = stream.encode("utf-8", "surrogatepass")
+    rows, cursor, size = {}, 0, len(data)
+    while cursor < size:
+        newline = data.find(b"\n", cursor)
+        line_end = size if newline < 0 else newline
+        head = _ROW_HEAD.match(data, cursor, line_end)
+        if not head:
+            cursor = line_end + 1
+            continue
+        row_id = head.group(1).decode("ascii")
+        text_head = _TEXT_HEAD.match(data, head.end(), line_end)
+        if text_head:
+            blob_start = text_head.end()
+            blob_end = min(size, blob_start + int(text_head.group(1), 16))
+            rows[row_id] = data[blob_start:blob_end].decode("utf-8", "replace")
+            cursor = blob_end
+            continue
+        rows[row_id] = _row_value(data[head.end():line_end].decode("utf-8", "surrogatepass"))
+        cursor = line_end + 1
+    return js_key_order(rows)
+
+
+def _row_value(payload):
+    if payload.startswith("E"):
+        try:
+            return {"$error": loads(payload[1:])}
+        except ValueError:
+            return payload
+    try:
+        return loads(payload)
+    except ValueError:
+        return payload
+
+
+def _is_element(value):
+    return isinstance(value, list) and len(value) >= 4 and value[0] == "$"
+
+
+def _is_container(value):
+    return isinstance(value, (dict, list))
+
+
+def _children(node):
+    return node.items() if isinstance(node, dict) else enumerate(node)
+
+
+class _Resolver:
+    """One resolution pass: DFS state, the byte budget and the counters."""
+
+    def __init__(self, rows, budget_bytes):
+        self.rows = rows
+        self.sizes = {}
+        self.out = dict.fromkeys(rows)
+        self.state = {}
+        self.resolved = self.cycles = self.over_budget = 0
+        valid_budget = isinstance(budget_bytes, (int, float)) and not isinstance(budget_bytes, bool)
+        if valid_budget and budget_bytes >= 0:
+            self.budget = budget_bytes
+        else:
+            self.budget = serialized_size(rows, self.sizes)
+
+    def target(self, string):
+        match = _REF.fullmatch(string)
+        return match if match and match.group(1) in self.rows else None
+
+    def dependencies(self, row_id):
+        """Rows this row references, in document order, de-duplicated."""
+        found = {}
+        value = self.rows[row_id]
+
+        def note(string):
+            match = self.target(string) if string.startswith("$") else None
+            if match and match.group(1) != row_id:
+                found.setdefault(match.group(1))
+
+        if isinstance(value, str):
+            note(value)
+        stack, seen = ([value], {id(value)}) if _is_container(value) else ([], set())
+        while stack:
+            node = stack.pop()
+            for _, child in _children(node):
+                if isinstance(child, str):
+                    note(child)
+                elif _is_container(child) and id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append(child)
+        return list(found)
+
+    def resolve_string(self, string, row):
+        if not string.startswith("$"):
+            return string
+        if row is not None and string.startswith("$$"):
+            return string[1:]
+        match = self.target(string)
+        if not match:
+            return string
+        target_id = match.group(1)
+        if isinstance(self.rows[target_id], str):
+            return string  # markup (T/I/HL rows) stays a reference
+        if row is not None and target_id == row["id"]:
+            value = row["root"]
+        elif self.state.get(target_id) == _DONE:
+            value = self.out[target_id]
+        else:
+            self.cycles += 1
+            return {"$ref": target_id}
+        value = self._walk(value, match.group(2))
+        if value is _MISSING:
+            return string
+        if row is not None and id(value) in row["open"]:
+            self.cycles += 1
+            return {"$ref": target_id}
+        return self._inline(value, string)
+
+    @staticmethod
+    def _walk(value, path):
+        for prop in path[1:].split(":") if path else ():
+            if isinstance(value, list):
+                key = _ELEMENT_FIELDS.get(prop, prop) if _is_element(value) else prop
+                index = key if isinstance(key, int) else _list_index(key)
+                if index is None or index >= len(value):
+                    return _MISSING
+                value = value[index]
+            elif isinstance(value, dict) and prop in value:
+                value = value[prop]
+            else:
+                return _MISSING
+        return value
+
+    def _inline(self, value, string):
+        added = serialized_size(value, self.sizes) - len(string_text(string).encode("utf-8", "surrogatepass"))
+        if added > self.budget:
+            self.over_budget += 1
+            return string
+        if added > 0:
+            self.budget -= added
+        self.resolved += 1
+        return value
+
+    def resolve_row(self, row_id):
+        """Copy a row in document order, resolving references as they are met."""
+        raw = self.rows[row_id]
+        if isinstance(raw, str):
+            return self.resolve_string(raw, None)
+        if not _is_container(raw):
+            return raw
+        root = [] if isinstance(raw, list) else {}
+        row = {"id": row_id, "root": root, "open": {id(root)}}
+        copies = {id(raw): root}
+        stack = [("close", root)]
+        _push_children(stack, raw, root)
+        while stack:
+            entry = stack.pop()
+            if entry[0] == "close":
+                row["open"].discard(id(entry[1]))
+                continue
+            _, src, dst, key = entry
+            if isinstance(src, str):
+                value = self.resolve_string(src, row)
+            elif _is_container(src):
+                value = copies.get(id(src))
+                if value is None:
+                    value = [] if isinstance(src, list) else {}
+                    copies[id(src)] = value
+                    row["open"].add(id(value))
+                    stack.append(("close", value))
+                    _push_children(stack, src, value)
+                elif id(value) in row["open"]:
+                    self.cycles += 1
+                    value = {"$ref": row_id}
+            else:
+                value = src
+            dst[key] = value
+        return root
+
+    def run(self):
+        for start in self.rows:
+            if start in self.state:
+                continue
+            self.state[start] = _ON_STACK
+            stack = [[start, self.dependencies(start), 0]]
+            while stack:
+                frame = stack[-1]
+                if frame[2] < len(frame[1]):
+                    dep = frame[1][frame[2]]
+                    frame[2] += 1
+                    if dep not in self.state:
+                        self.state[dep] = _ON_STACK
+                        stack.append([dep, self.dependencies(dep), 0])
+                    continue
+                stack.pop()
+                self.out[frame[0]] = self.resolve_row(frame[0])
+                self.state[frame[0]] = _DONE
+        return {"rows": self.out, "resolved": self.resolved, "cycles": self.cycles,
+                "over_budget": self.over_budget}
+
+
+_MISSING = object()
+
+
+def _list_index(key):
+    """JS own-index test for a path segment on an array ("0", "12"; not "01")."""
+    if key.isascii() and key.isdigit() and (key == "0" or key[0] != "0"):
+        return int(key)
+    return None
+
+
+def _push_children(stack, src, dst):
+    """Queue children in reverse so they pop in document order; lists pre-size."""
+    if isinstance(src, list):
+        dst.extend([None] * len(src))
+        for index in range(len(src) - 1, -1, -1):
+            stack.append(("copy", src[index], dst, index))
+    else:
+        for key in reversed(list(src)):
+            stack.append(("copy", src[key], dst, key))
+
+
+def resolve_flight_rows(rows, budget_bytes=None):
+    """Replace `$<id>[:path]` references between rows by the rows they name.
+
+    Returns {rows, resolved, cycles, over_budget}; the input is not mutated.
+    Inlined values are shared, and inlining may add at most `budget_bytes` to
+    the serialised size (default: the input's own size), which stops a
+    `row n = [$n-1, $n-1]` chain from doubling at every step.
+    """
+    if not isinstance(rows, dict):
+        return {"rows": {}, "resolved": 0, "cycles": 0, "over_budget": 0}
+    return _Resolver(rows, budget_bytes).run()
+
+
+def flight_data_rows(rows):
+    """Index of the rows that carry data rather than markup, largest first."""
+    if not isinstance(rows, dict):
+        return []
+    sizes, out = {}, []
+    for row_id, value in rows.items():
+        if isinstance(value, list):
+            if _is_element(value) or _is_children(value):
+                continue
+            out.append({"id": row_id, "bytes": serialized_size(value, sizes), "keys": None, "length": len(value)})
+        elif isinstance(value, dict):
+            out.append({"id": row_id, "bytes": serialized_size(value, sizes),
+                        "keys": list(value)[:20], "length": None})
+    return sorted(out, key=lambda entry: -entry["bytes"])
+
+
+def _is_children(items):
+    """A fragment's children: elements and primitives only, at least one element."""
+    elements = 0
+    for item in items:
+        if _is_element(item):
+            elements += 1
+        elif _is_container(item):
+            return False
+    return elements > 0
