@@ -14,6 +14,7 @@ from typing import Any
 from ada_url import URL, URLSearchParams
 from lxml import etree
 
+from .api import as_list, field, parse_json, with_query
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
     encode_uri_component, first_truthy, html_to_text, js_string, js_truthy, safe_href, safe_url,
@@ -31,7 +32,6 @@ from .jobs import (
     text_list,
     trimmed,
 )
-from .payload import as_list, field, parse_json
 
 
 def _company_param(description: str) -> dict:
@@ -50,17 +50,6 @@ def _segments(url: URL) -> list[str]:
 def _query_get(url: URL, name: str) -> str | None:
     params = URLSearchParams(url.search)
     return params.get(name) if params.has(name) else None
-
-
-def _with_query(base: str, pairs: list[tuple[str, Any]]) -> str:
-    """``base`` with each pair whose value is not None set form-encoded, in order (``searchParams.set``)."""
-    url = URL(base)
-    params = URLSearchParams(url.search)
-    for name, value in pairs:
-        if value is not None:
-            params.set(name, js_string(value))
-    url.search = str(params)
-    return url.href
 
 
 def _subdomain(url: URL, domain: str) -> str | None:
@@ -154,7 +143,7 @@ class GreenhouseJobs(Template):
 
 def lever_url(company: str, skip: Any = None, limit: Any = None) -> str:
     base = f"https://api.lever.co/v0/postings/{encode_uri_component(company)}"
-    return _with_query(base, [("mode", "json"), ("skip", skip), ("limit", limit)])
+    return with_query(base, [("mode", "json"), ("skip", skip), ("limit", limit)])
 
 
 class LeverPostings(Template):
@@ -484,7 +473,7 @@ class RecruiteeOffers(Template):
 def teamtailor_url(company: str, per_page: Any = None, offset: Any = None) -> str:
     base = f"https://{encode_uri_component(company)}.teamtailor.com/jobs.rss"
     try:
-        return _with_query(base, [("per_page", per_page), ("offset", offset)])
+        return with_query(base, [("per_page", per_page), ("offset", offset)])
     except ValueError:
         raise TemplateError(f'teamtailor-jobs: "{company}" is not a valid subdomain.') from None
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ada_url import URL, URLSearchParams
+from ada_url import URLSearchParams
 
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
     JS_WHITESPACE, encode_uri_component, first_truthy, is_integer, js_parse_int, js_string, js_to_number, js_trim,
     js_truthy, safe_url,
 )
-from .payload import as_list, field, parse_json
+from .api import as_list, field, parse_json, with_query
 
 # --- NHTSA vPIC ------------------------------------------------------------------------------
 
@@ -39,15 +39,6 @@ _VEHICLE_FIELDS = {
     "manufacturer": "Manufacturer", "plant_city": "PlantCity", "plant_state": "PlantState",
     "plant_country": "PlantCountry",
 }
-
-
-def _with_query(url: URL, pairs: list[tuple[str, str]]) -> str:
-    """``url.searchParams.set`` for each pair: replaced in place, the query re-serialised form-encoded."""
-    params = URLSearchParams(url.search)
-    for name, value in pairs:
-        params.set(name, value)
-    url.search = str(params)
-    return url.href
 
 
 def _vin_value(value: Any) -> Any:
@@ -94,7 +85,7 @@ class NhtsaVin(Template):
         model_year = params.get("modelYear")
         if model_year is not None and model_year != "":
             pairs.append(("modelyear", js_string(model_year)))
-        return _with_query(URL(f"{VPIC_BASE}/DecodeVinValues/{encode_uri_component(vin)}"), pairs)
+        return with_query(f"{VPIC_BASE}/DecodeVinValues/{encode_uri_component(vin)}", pairs)
 
     def resolve_url(self, url: str) -> str:
         """Any decode endpoint (all default to XML; two are a nested shape) -> flat DecodeVinValues JSON."""
@@ -103,7 +94,7 @@ class NhtsaVin(Template):
         if not match:
             return url
         parsed.pathname = f"{match[1]}DecodeVinValues/{match[2]}"
-        return _with_query(parsed, [("format", "json")])
+        return with_query(parsed, [("format", "json")])
 
     def extract_raw(self, body: str | bytes, url: str | None = None) -> dict:
         payload = parse_json(
@@ -319,7 +310,7 @@ class NpiProvider(Template):
         for name, low, high in (("limit", 1, 200), ("skip", 0, 1000)):
             if _given(params.get(name)):
                 pairs.append((name, str(_npi_bound(name, params[name], low, high))))
-        return _with_query(URL(NPI_ENDPOINT), pairs)
+        return with_query(NPI_ENDPOINT, pairs)
 
     def extract_list(self, body: str | bytes, url: str | None = None, params: dict | None = None) -> dict:
         payload = parse_json(

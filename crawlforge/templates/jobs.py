@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from .base import TemplateError, TemplateRejectedError
 from .common import JS_WHITESPACE, html_to_text, is_number, iso_from_ms, js_string, js_trim
-from .payload import as_list
+from .api import as_list
 
 JOB_FIELDS = (
     "id", "title", "url", "location", "department", "team", "employment_type",
