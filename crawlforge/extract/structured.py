@@ -11,9 +11,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from extruct.utils import parse_html
-
 from crawlforge.extract.extractors import Finding, Page, load_extractors
+from crawlforge.extract.extractors.base import parse_tree
 from crawlforge.extract.extractors.values import same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
@@ -58,7 +57,7 @@ def _page(html, url: str, result: StructuredData) -> Page:
         html = html.decode("utf-8", "replace")
     html = html if isinstance(html, str) else ""
     try:
-        tree = parse_html(html.encode("utf-8", "surrogatepass"), encoding="utf-8") if html.strip() else None
+        tree = parse_tree(html)
     except Exception as exc:  # noqa: BLE001 - lxml raises several types on garbage
         result.warnings.append({"extractor": "parser", "message": f"HTML not parsed: {exc}"})
         tree = None

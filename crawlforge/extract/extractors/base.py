@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from extruct.utils import parse_html
+
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def parse_tree(html: str):
+    """The lxml tree extruct expects. Bytes, so an XML declaration is no error; None
+    for a blank page. Raises what lxml raises on input it cannot take."""
+    if not html.strip():
+        return None
+    return parse_html(html.encode("utf-8", "surrogatepass"), encoding="utf-8")
 
 
 @dataclass

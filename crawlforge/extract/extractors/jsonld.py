@@ -15,12 +15,11 @@ import lxml.etree
 from extruct.jsonld import JsonLdExtractor as _ExtructJsonLd
 
 from crawlforge.extract.extractors import schemaorg
-from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.base import CONTROL_CHARACTERS, Extractor, Finding, Page
 
 REPAIR_MAX_CHARS = 1024 * 1024  # 1 MiB: json-repair is pure Python and slow on huge blocks
 _SCRIPTS = lxml.etree.XPath('descendant-or-self::script[@type="application/ld+json"]')
 _COMMENTS = re.compile(r"<!--|-->|^\s*//[^\n]*$", re.M)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 class JsonLdExtractor(Extractor):
@@ -48,7 +47,7 @@ def tolerant_items(tree, warnings: list):
 
 
 def _decode(text: str, number: int, warnings: list):
-    cleaned = _CONTROL.sub(" ", _COMMENTS.sub("", text))
+    cleaned = CONTROL_CHARACTERS.sub(" ", _COMMENTS.sub("", text))
     try:
         return json.loads(cleaned, strict=False)
     except (ValueError, RecursionError):

@@ -14,7 +14,7 @@ from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
 from crawlforge.extract.jsliteral import evaluate_literal_source
 
-_MARKERS = ("Shopify", "data-product-json", "ProductJson-", "_RSConfig")
+_MARKER = "hopify"  # Shopify themes always name the platform (cdn.shopify.com, ShopifyAnalytics)
 _LITERALS = (  # (label, assignment followed by an object literal)
     ("ShopifyAnalytics.meta", re.compile(r"\bvar\s+meta\s*=\s*(?=\{)")),
     ("ShopifyAnalytics.meta", re.compile(r"ShopifyAnalytics\.meta\s*=\s*(?=\{)")),
@@ -33,7 +33,7 @@ class ShopifyExtractor(Extractor):
     priority = 75
 
     def extract(self, page: Page) -> Finding | None:
-        if not any(marker in page.html for marker in _MARKERS):
+        if _MARKER not in page.html:
             return None
         warnings: list = []
         found = _inline_products(page.html, warnings)
