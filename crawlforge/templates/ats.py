@@ -17,7 +17,7 @@ from lxml import etree
 from .api import as_list, field, parse_json, with_query
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
-    encode_uri_component, first_truthy, html_to_text, js_string, js_truthy, safe_href, safe_url,
+    encode_uri_component, first_truthy, html_to_text, js_truthy, safe_href, safe_url,
 )
 from .jobs import (
     escaped_html_to_text,
