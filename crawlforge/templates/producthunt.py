@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from crawlforge.extract.embedded import extract_apollo_transport
+
 from .base import Template
 from .common import WS, attr, first_truthy, js_truthy, meta_content, parse_html, safe_href
 
@@ -13,10 +15,7 @@ _REF_PAIR = re.compile(r"([?&])ref=producthunt(?:&|$)")
 
 def apollo_products(html: str) -> list[dict]:
     """Every ``__typename: "Product"`` object in the Apollo SSR pushes, depth-first in order."""
-    from crawlforge.extract.embedded import extract_embedded_state
-
-    pushes = extract_embedded_state(html)["data"].get("apollo_ssr_transport") or []
-    products, stack = [], [pushes]
+    products, stack = [], [extract_apollo_transport(html)]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
