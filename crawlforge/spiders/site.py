@@ -9,21 +9,33 @@ import scrapy
 from scrapy.linkextractors import LinkExtractor
 
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.spiders.sitemap import SitemapDiscovery
+
+SITEMAP_MODES = ("never", "also", "only")
 
 
-class SiteSpider(CrawlforgeSpider):
+class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
     """Follows links within the start URLs' domains.
 
     Arguments: ``url`` or ``urls_file``; ``max_pages`` (requests scheduled, start URLs
     included), ``max_depth`` (link hops from a start URL), ``allow`` (a regex a followed URL
-    must match; start URLs are always fetched), ``follow=0`` to fetch only the start URLs.
+    must match; start URLs are always fetched), ``follow=0`` to fetch only the start URLs;
+    ``sitemap=also`` adds the pages the site's sitemaps list (robots.txt ``Sitemap:`` lines,
+    else ``/sitemap.xml``), ``sitemap=only`` fetches just those, without following links,
+    ``sitemap=never`` (the default) ignores sitemaps; ``lastmod_after=DATE`` skips sitemap
+    entries last modified before that day.
     """
 
     name = "site"
 
     def __init__(self, max_pages: str | int | None = None, max_depth: str | int | None = None,
-                 allow: str | None = None, follow: str | int = 1, **kwargs):
+                 allow: str | None = None, follow: str | int = 1, sitemap: str = "never",
+                 lastmod_after: str | None = None, **kwargs):
         super().__init__(**kwargs)
+        if sitemap not in SITEMAP_MODES:
+            raise ValueError(f"site: sitemap must be one of {', '.join(SITEMAP_MODES)}, not {sitemap!r}")
+        self.sitemap = sitemap
+        self.lastmod_after = lastmod_after
         self.max_pages = None if max_pages is None else int(max_pages)
         self.max_depth = None if max_depth is None else int(max_depth)
         self.follow = str(follow).lower() not in ("0", "false", "no")
@@ -42,19 +54,25 @@ class SiteSpider(CrawlforgeSpider):
             spider.max_depth = settings.getint("CRAWLFORGE_MAX_DEPTH") or None
         return spider
 
-    def schedule(self, url: str) -> scrapy.Request | None:
+    def schedule(self, url: str, **meta) -> scrapy.Request | None:
         """A request for ``url`` unless it was scheduled already or a limit is reached."""
         if url in self.scheduled:
             return None
         if self.max_pages is not None and len(self.scheduled) >= self.max_pages:
             return None
         self.scheduled.add(url)
-        return scrapy.Request(url, callback=self.parse)
+        return scrapy.Request(url, callback=self.parse, meta=meta)
 
     async def start(self):
         for url in self.start_urls:
-            if request := self.schedule(url):
+            if self.sitemap != "never":
+                yield self.sitemap_discovery_request(url)
+            if self.sitemap != "only" and (request := self.schedule(url)):
                 yield request
+
+    def sitemap_page_request(self, loc: str, entry: dict) -> scrapy.Request | None:
+        return self.schedule(loc, crawlforge_lastmod=entry.get("lastmod"),
+                             crawlforge_follow=self.sitemap != "only")
 
     def parse(self, response):
         depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
@@ -63,7 +81,7 @@ class SiteSpider(CrawlforgeSpider):
                       status=response.status)
             return
         yield page_item(response)
-        if not self.follow or (self.max_depth is not None and depth >= self.max_depth):
+        if not response.meta.get("crawlforge_follow", self.follow) or (self.max_depth is not None and depth >= self.max_depth):
             return
         for link in self.link_extractor.extract_links(response):
             if request := self.schedule(link.url):

@@ -18,12 +18,22 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
   captured JSON file, ``N`` a page (default 30), as a Shopify storefront pages its collections
 - ``/_gen/<total>/<i>``: page ``i`` of a generated site of ``total`` pages, each linking to a
   few others (for benchmarks)
+- ``/_sitemap/<total>/<per>/index.xml``: a sitemap index of the ``/_gen/<total>`` site, one
+  child sitemap per ``per`` pages; ``/_sitemap/<total>/<per>/<k>.xml`` (or ``.xml.gz``,
+  gzipped) is child ``k``, a urlset with ``lastmod`` (day ``i % 28 + 1`` of January 2026)
+- ``/_etag/<rest>``: serve with ``ETag`` and ``Last-Modified`` from the file, ``Cache-Control:
+  no-cache``, and answer ``304`` to a matching ``If-None-Match`` / ``If-Modified-Since``
+- ``/_throttle/<code>/<n>/<seconds>/<rest>``: the first ``n`` requests for this path get
+  ``<code>`` (429 or 503) with ``Retry-After: <seconds>``, later ones the file
 - ``/_log``: the access log as JSON (method, path, headers); ``/_log/clear`` empties it
 """
 
 from __future__ import annotations
 
 import argparse
+import email.utils
+import gzip
+import hashlib
 import json
 import mimetypes
 import threading
@@ -51,6 +61,26 @@ def generated_page(total: int, i: int) -> bytes:
     nav = " ".join(f'<a href="/_gen/{total}/{j}">Page {j}</a>' for j in links)
     paragraphs = "".join(PARAGRAPH.format(n=n, i=i) for n in range(8))
     return GENERATED_PAGE.format(i=i, total=total, nav=nav, paragraphs=paragraphs).encode()
+
+
+SITEMAP_INDEX = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+                 '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{}</sitemapindex>\n')
+URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+          '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{}</urlset>\n')
+
+
+def generated_sitemap(base_url: str, total: int, per: int, name: str) -> bytes | None:
+    """The index (``index.xml``) or child ``<k>.xml`` of a sitemap of the ``/_gen`` site."""
+    if name == "index.xml":
+        children = range(-(-total // per))
+        entries = "".join(f"<sitemap><loc>{base_url}/_sitemap/{total}/{per}/{k}.xml.gz</loc></sitemap>\n"
+                          for k in children)
+        return SITEMAP_INDEX.format(entries).encode()
+    k = int(name.split(".")[0])
+    pages = range(k * per, min(total, (k + 1) * per))
+    entries = "".join(f"<url><loc>{base_url}/_gen/{total}/{i}</loc><lastmod>2026-01-{i % 28 + 1:02d}"
+                      f"</lastmod></url>\n" for i in pages)
+    return URLSET.format(entries).encode() if pages else None
 
 
 class FixtureHandler(BaseHTTPRequestHandler):
@@ -164,6 +194,40 @@ class FixtureHandler(BaseHTTPRequestHandler):
             return self.send_body(404, b"", "text/html")
         self.send_body(200, generated_page(total, i), "text/html; charset=utf-8")
 
+    def mode_sitemap(self, parts):
+        total, per, name = int(parts[0]), int(parts[1]), parts[2]
+        body = generated_sitemap(self.server.base_url, total, per, name.removesuffix(".gz"))
+        if body is None:
+            return self.send_body(404, b"", "text/plain")
+        if name.endswith(".gz"):
+            return self.send_body(200, gzip.compress(body, mtime=0), "application/x-gzip")
+        self.send_body(200, body, "application/xml")
+
+    def mode_etag(self, parts):
+        file = self.server.resolve(self.rest(parts))
+        if file is None:
+            return self.serve_file(self.rest(parts))
+        body = file.read_bytes()
+        etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+        modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
+        headers = {"ETag": etag, "Last-Modified": modified, "Cache-Control": "no-cache"}
+        since = self.headers.get("If-Modified-Since")
+        if self.headers.get("If-None-Match") == etag or (
+                since and "If-None-Match" not in self.headers
+                and email.utils.parsedate_to_datetime(since).timestamp() >= int(file.stat().st_mtime)):
+            self.send_response(304)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
+        self.send_body(200, body, "text/html", headers)
+
+    def mode_throttle(self, parts):
+        code, times, seconds = int(parts[0]), int(parts[1]), parts[2]
+        if self.server.count(self.path) <= times:
+            return self.send_body(code, b"slow down", "text/plain", {"Retry-After": seconds})
+        self.serve_file(self.rest(parts[3:]))
+
     def mode_log(self, parts):
         if parts and parts[0] == "clear":
             self.server.access_log.clear()
@@ -179,6 +243,7 @@ class FixtureServer(ThreadingHTTPServer):
         super().__init__((host, port), FixtureHandler)
         self.root = Path(root).resolve()
         self.access_log: list[dict] = []
+        self.counts: dict[str, int] = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -203,6 +268,12 @@ class FixtureServer(ThreadingHTTPServer):
         with self._lock:
             self.access_log.append({"method": handler.command, "path": handler.path,
                                     "headers": dict(handler.headers.items())})
+
+    def count(self, path: str) -> int:
+        """How many times ``path`` was asked for, this request included."""
+        with self._lock:
+            self.counts[path] = self.counts.get(path, 0) + 1
+            return self.counts[path]
 
     def start(self) -> FixtureServer:
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)

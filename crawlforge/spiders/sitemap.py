@@ -1,0 +1,108 @@
+"""Sitemaps: found from robots.txt ``Sitemap:`` lines or ``/sitemap.xml``, read with Scrapy's own
+``Sitemap`` parser, and harvested by ``scrapy crawl sitemap`` (or by ``site -a sitemap=...``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from urllib.parse import urljoin, urlparse
+
+import scrapy
+from lxml.etree import XMLSyntaxError
+from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
+from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+
+from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
+
+XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
+
+
+def parse_sitemap(body: bytes) -> Sitemap | None:
+    """Scrapy's streaming parser; a sitemap whose declaration names the wrong encoding (say
+    UTF-16 on UTF-8 bytes) is read again without the declaration, so lxml detects it."""
+    for candidate in (body, XML_DECLARATION.sub(b"", body, count=1)):
+        try:
+            return Sitemap(candidate)
+        except (StopIteration, XMLSyntaxError):
+            continue
+    return None
+
+
+def robots_url(url: str) -> str:
+    return urljoin(url, "/robots.txt")
+
+
+class SitemapDiscovery(ScrapySitemapSpider):
+    """Finds and reads sitemaps for a spider; ``sitemap_page_request(loc, entry)`` turns each
+    page entry into a request, ``lastmod_after`` (an ISO date) skips entries not modified
+    since. Entries are read lazily: a 50,000-URL sitemap is never held as a list."""
+
+    lastmod_after: str | None = None
+
+    def sitemap_discovery_request(self, url: str) -> scrapy.Request:
+        """robots.txt first; when it names no sitemap, ``/sitemap.xml`` of the same origin."""
+        return scrapy.Request(robots_url(url), callback=self.parse_robots,
+                              meta={"handle_httpstatus_all": True}, dont_filter=True)
+
+    def parse_robots(self, response):
+        urls = list(sitemap_urls_from_robots(response.body, base_url=response.url)) \
+            if response.status == 200 else []
+        self.crawler.stats.inc_value("sitemap/robots_sitemaps", len(urls))
+        for url in urls or [urljoin(response.url, "/sitemap.xml")]:
+            yield scrapy.Request(url, callback=self._parse_sitemap)
+
+    def sitemap_filter(self, entries):
+        """Entries (pages or child sitemaps) without a lastmod are kept: nothing says they are old."""
+        for entry in entries:
+            lastmod = entry.get("lastmod")
+            if self.lastmod_after and lastmod and lastmod[:10] < self.lastmod_after[:10]:
+                self.crawler.stats.inc_value("sitemap/skipped_lastmod")
+                continue
+            yield entry
+
+    def _parse_sitemap(self, response) -> Iterator[scrapy.Request]:
+        body = self._get_sitemap_body(response)
+        sitemap = parse_sitemap(body) if body else None
+        if sitemap is None or sitemap.type not in ("sitemapindex", "urlset"):
+            self.logger.warning("Ignoring invalid sitemap: %s", response)
+            self.crawler.stats.inc_value("sitemap/invalid")
+            return
+        self.crawler.stats.inc_value(f"sitemap/{sitemap.type}")
+        for entry in self.sitemap_filter(sitemap):
+            if sitemap.type == "sitemapindex":
+                if any(follow.search(entry["loc"]) for follow in self._follow):
+                    yield scrapy.Request(entry["loc"], callback=self._parse_sitemap)
+            elif request := self.sitemap_page_request(entry["loc"], entry):
+                self.crawler.stats.inc_value("sitemap/urls")
+                yield request
+
+    def sitemap_page_request(self, loc: str, entry: dict) -> scrapy.Request | None:
+        return scrapy.Request(loc, callback=self.parse, meta={"crawlforge_lastmod": entry.get("lastmod")})
+
+
+class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
+    """``scrapy crawl sitemap -a url=SITE_OR_SITEMAP_URL``: one item per HTML page a sitemap
+    lists, links not followed. A URL ending in ``.xml`` or ``.xml.gz`` is read as a sitemap
+    (or index); any other URL's robots.txt and ``/sitemap.xml`` are tried. ``lastmod_after=DATE``
+    skips entries last modified before that day."""
+
+    name = "sitemap"
+
+    def __init__(self, lastmod_after: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.lastmod_after = lastmod_after
+        self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
+
+    async def start(self):
+        for url in self.start_urls:
+            if re.search(r"\.xml(\.gz)?$", urlparse(url).path):
+                yield scrapy.Request(url, callback=self._parse_sitemap)
+            else:
+                yield self.sitemap_discovery_request(url)
+
+    def parse(self, response):
+        if not is_html(response):
+            self.fail(response.url, "not_html", f"served as {content_type(response) or 'no type'}, not HTML",
+                      status=response.status)
+            return
+        yield page_item(response)
