@@ -38,6 +38,18 @@ class Page(BaseModel):
     template: str | None = None
     template_data: Any = None
     template_warnings: list[str] = Field(default_factory=list)
+    # units of the markdown that answer the crawl's query (CRAWLFORGE_QUERY / -a query=)
+    highlights: list[dict[str, Any]] | None = None
+    structure_signature: dict[str, Any] | None = None
+    content_hash: str | None = None
+    # against CRAWLFORGE_BASELINE, when the page is in it
+    structure_similarity: float | None = None
+    content_changed: bool | None = None
+    # schema-guided LLM extraction (CRAWLFORGE_LLM_SCHEMA)
+    llm_data: Any = None
+    # the valid items of list fields when some were invalid (llm_data may then be null)
+    llm_partial_items: list[Any] = Field(default_factory=list)
+    llm_errors: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class ErrorRecord(BaseModel):

@@ -48,6 +48,9 @@ ITEM_PIPELINES = {
     "crawlforge.pipelines.structured.StructuredDataPipeline": 100,
     "crawlforge.pipelines.markdown.MarkdownPipeline": 200,
     "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
+    "crawlforge.pipelines.highlights.HighlightsPipeline": 400,  # needs a query
+    "crawlforge.pipelines.structure.StructurePipeline": 450,
+    "crawlforge.pipelines.llm.LlmPipeline": 500,  # needs a schema and a model server
     "crawlforge.pipelines.validation.ValidationPipeline": 900,
     "crawlforge.pipelines.documents.DocumentsPipeline": 950,
 }
@@ -75,3 +78,25 @@ CRAWLFORGE_STATS_FILE = ""
 # Default page limit and link depth of the `site` spider (0: no limit).
 CRAWLFORGE_MAX_PAGES = 0
 CRAWLFORGE_MAX_DEPTH = 0
+
+# Highlights: with a query (here or `-a query=...`), each item gets the units that answer it.
+CRAWLFORGE_QUERY = ""
+CRAWLFORGE_HIGHLIGHTS_MAX_UNITS = 10
+CRAWLFORGE_HIGHLIGHTS_MIN_SCORE = 0.0
+# Structure: a previous run's JSONL feed (path, file:// or http(s):// URI) to compare each
+# page's structure signature and content hash with (empty: no comparison).
+CRAWLFORGE_BASELINE = ""
+# A page whose structural similarity to its baseline falls below this counts as changed.
+CRAWLFORGE_STRUCTURE_ALERT = 0.8
+# LLM extraction, off unless a schema is set ("module:Model", or `-a schema=...`). Nothing is
+# sent anywhere unless CRAWLFORGE_LLM_BASE_URL and CRAWLFORGE_LLM_MODEL are set too.
+CRAWLFORGE_LLM_SCHEMA = ""
+CRAWLFORGE_LLM_BASE_URL = ""  # any OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1
+CRAWLFORGE_LLM_MODEL = ""
+CRAWLFORGE_LLM_API_KEY_ENV = "OPENAI_API_KEY"  # name of the variable holding the key
+CRAWLFORGE_LLM_INSTRUCTIONS = ""  # extra instructions added to the prompt
+CRAWLFORGE_LLM_JSON_MODE = True  # ask for a JSON object (falls back if the server refuses)
+CRAWLFORGE_LLM_SELF_CORRECT = False  # one more call sending the validation errors back
+CRAWLFORGE_LLM_TOKEN_BUDGET = 8000  # markdown tokens per call; longer pages are split on headings
+CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
+CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call

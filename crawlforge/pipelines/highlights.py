@@ -1,0 +1,35 @@
+"""``highlights``: the units of each page's markdown that answer the crawl's query, verbatim
+with offsets (``-a query=...`` or ``CRAWLFORGE_QUERY``)."""
+
+from __future__ import annotations
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import NotConfigured
+
+from crawlforge.extract.units import rank_units, segment_units
+
+
+class HighlightsPipeline:
+    def __init__(self, crawler):
+        settings = crawler.settings
+        self.query = (getattr(crawler.spider, "query", None) or settings.get("CRAWLFORGE_QUERY") or "").strip()
+        if not self.query:
+            raise NotConfigured("no query: give -a query=... or CRAWLFORGE_QUERY")
+        self.max_units = settings.getint("CRAWLFORGE_HIGHLIGHTS_MAX_UNITS")
+        self.min_score = settings.getfloat("CRAWLFORGE_HIGHLIGHTS_MIN_SCORE")
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_item(self, item):
+        adapter = ItemAdapter(item)
+        units = segment_units(adapter.get("markdown") or "")
+        highlights = rank_units(units, self.query, self.max_units, min_score=self.min_score)
+        adapter["highlights"] = highlights
+        self.stats.inc_value("highlights/pages")
+        self.stats.inc_value("highlights/units", len(highlights))
+        if not highlights:
+            self.stats.inc_value("highlights/no_match")
+        return item

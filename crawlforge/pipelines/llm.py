@@ -1,0 +1,91 @@
+"""``llm_data``/``llm_errors``: fill a user's pydantic schema from each page's markdown with
+an OpenAI-compatible model. Off unless a schema is named; never sends anything unless a
+base URL and model are set. A failed page keeps its item, with the failure in ``llm_errors``."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+from itemadapter import ItemAdapter
+from pydantic import BaseModel
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThread
+
+from crawlforge.llm import Client, extract
+
+logger = logging.getLogger(__name__)
+
+
+def load_schema(spec: str) -> type[BaseModel]:
+    """``module:Model`` (or ``module.Model``) to the pydantic model class."""
+    module, _, name = spec.partition(":") if ":" in spec else spec.rpartition(".")
+    schema = getattr(importlib.import_module(module), name, None)
+    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        raise ValueError(f"{spec!r} is not a pydantic model")
+    return schema
+
+
+class LlmPipeline:
+    def __init__(self, crawler):
+        settings = crawler.settings
+        spec = getattr(crawler.spider, "schema", None) or settings.get("CRAWLFORGE_LLM_SCHEMA")
+        if not spec:
+            raise NotConfigured("no LLM schema: set CRAWLFORGE_LLM_SCHEMA or -a schema=module:Model")
+        base_url, model = settings.get("CRAWLFORGE_LLM_BASE_URL"), settings.get("CRAWLFORGE_LLM_MODEL")
+        if not base_url or not model:
+            logger.error("LLM schema %s given but CRAWLFORGE_LLM_BASE_URL or CRAWLFORGE_LLM_MODEL is empty: "
+                         "LLM extraction is off", spec)
+            raise NotConfigured("no LLM server configured")
+        self.schema = load_schema(spec)
+        self.client = Client(
+            base_url, model,
+            api_key_env=settings.get("CRAWLFORGE_LLM_API_KEY_ENV") or None,
+            json_mode=settings.getbool("CRAWLFORGE_LLM_JSON_MODE"),
+            max_tokens=settings.getint("CRAWLFORGE_LLM_MAX_TOKENS") or None,
+            timeout=settings.getfloat("CRAWLFORGE_LLM_TIMEOUT"),
+        )
+        self.options = {
+            "instructions": settings.get("CRAWLFORGE_LLM_INSTRUCTIONS") or None,
+            "self_correct": settings.getbool("CRAWLFORGE_LLM_SELF_CORRECT"),
+            "token_budget": settings.getint("CRAWLFORGE_LLM_TOKEN_BUDGET") or None,
+        }
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    async def process_item(self, item):
+        adapter = ItemAdapter(item)
+        markdown = adapter.get("markdown") or ""
+        if not markdown.strip():
+            self.stats.inc_value("llm/skipped/no_markdown")
+            return item
+        try:
+            # the SDK call blocks: run it in Twisted's thread pool, not on the reactor
+            result = await maybe_deferred_to_future(
+                deferToThread(extract, markdown, self.schema, client=self.client, **self.options))
+        except Exception as error:  # a bug or a broken schema must not lose the page
+            logger.exception("LLM extraction crashed for %s", adapter.get("url"))
+            adapter["llm_errors"] = [{"path": "", "message": f"{type(error).__name__}: {error}", "type": "exception"}]
+            self.stats.inc_value("llm/failures")
+            return item
+        adapter["llm_data"] = result.data
+        adapter["llm_partial_items"] = result.partial_items
+        adapter["llm_errors"] = result.errors
+        self.count(result)
+        return item
+
+    def count(self, result) -> None:
+        self.stats.inc_value("llm/pages")
+        for key in ("calls", "repairs", "corrections"):
+            self.stats.inc_value(f"llm/{key}", result.usage[key])
+        for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            self.stats.inc_value(f"llm/tokens/{key.removesuffix('_tokens')}", result.usage[key])
+        if result.partial_items:
+            self.stats.inc_value("llm/partial_recoveries")
+        if result.data is None and not result.partial_items:
+            self.stats.inc_value("llm/failures")
+        self.stats.inc_value("llm/errors", len(result.errors))
