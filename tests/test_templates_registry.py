@@ -282,3 +282,33 @@ def test_retired_reasons_name_what_blocks_them():
 @pytest.mark.parametrize("value", ["github-repo", "https://github.com/honojs/hono", None, 7])
 def test_retired_template_none_for_live_or_non_strings(value):
     assert retired_template(value) is None
+
+
+def _required_values(template) -> dict:
+    return {p["name"]: "x" for p in template.params if p["required"]}
+
+
+URL_BUILDERS = [t for t in TEMPLATES if callable(getattr(t, "list_url", None))]
+
+
+def test_every_url_builder_declares_params():
+    assert len(URL_BUILDERS) >= 9
+    for template in URL_BUILDERS:
+        assert template.params, template.id
+        for param in template.params:
+            assert set(param) == {"name", "required", "description"} and param["description"], template.id
+
+
+@pytest.mark.parametrize("template", URL_BUILDERS, ids=lambda t: t.id)
+def test_each_missing_required_param_is_named_in_quotes(template):
+    required = _required_values(template)
+    for name in required:
+        with pytest.raises(ValueError, match=f'"{name}"'):
+            template.list_url({k: v for k, v in required.items() if k != name})
+
+
+def test_shopify_collection_optional_params_change_the_url():
+    template = REGISTRY.get("shopify-collection")
+    base = template.list_url({"store": "a.com", "collection": "mens"})
+    assert template.list_url({"store": "a.com", "collection": "mens", "limit": 5}) == base + "?limit=5"
+    assert template.list_url({"store": "a.com", "collection": "mens", "page": 5}) == base + "?page=5"
