@@ -1,0 +1,57 @@
+"""The downloader side of the URL ledger: every download that fails for good is reported.
+
+Placed first in DOWNLOADER_MIDDLEWARES, its ``process_exception`` runs after every other
+middleware's, so a failure it sees was not retried. The ledger extension
+(``crawlforge.extensions.ledger``) keeps the first specific reason it hears for a URL; this
+middleware's generic reasons (``dns``, ``timeout``...) fill in where no component said more.
+"""
+
+from __future__ import annotations
+
+from scrapy.exceptions import IgnoreRequest
+from twisted.internet import error as net
+from twisted.web.client import ResponseFailed, ResponseNeverReceived
+
+from crawlforge import signals
+
+# (exception types, reason) in the order they are tried.
+FAILURE_REASONS = (
+    ((net.DNSLookupError,), "dns"),
+    ((net.TimeoutError, net.TCPTimedOutError), "timeout"),
+    ((net.ConnectionRefusedError,), "connection_refused"),
+    ((net.ConnectionLost, net.ConnectionDone, ResponseFailed, ResponseNeverReceived, net.ConnectError),
+     "connection"),
+)
+IGNORED_REASONS = {"Forbidden by robots.txt": ("robots", "robots_denied")}
+
+
+def report_failure(crawler, request, stage: str, reason: str, detail: str, **extra) -> None:
+    """Tell the ledger (and anyone listening) that ``request`` ends without an item."""
+    crawler.signals.send_catch_log(signals.url_failed, url=request.url, request=request, stage=stage,
+                                   reason=reason, detail=detail, **extra)
+
+
+def classify(exception: BaseException) -> tuple[str, str]:
+    """(stage, reason) for a download exception."""
+    if isinstance(exception, IgnoreRequest):
+        return IGNORED_REASONS.get(str(exception), ("download", "ignored"))
+    for types, reason in FAILURE_REASONS:
+        if isinstance(exception, types):
+            return "download", reason
+    return "download", "error"
+
+
+class LedgerMiddleware:
+    """Reports each download exception that reaches the engine as a ``url_failed`` signal."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_exception(self, request, exception):
+        stage, reason = classify(exception)
+        detail = str(exception) or exception.__class__.__name__
+        report_failure(self.crawler, request, stage, reason, detail)

@@ -1,0 +1,108 @@
+"""SSRF guard: refuse requests to loopback, private, link-local, metadata... addresses.
+
+The host of every request (so every redirect hop, which Scrapy schedules as a new request) is
+checked before download: literal addresses in any notation and local names at once, other names
+after a DNS lookup. ``GuardedResolver`` (set as ``TWISTED_DNS_RESOLVER``) checks the answers the
+connection itself uses, so a name that re-resolves to a private address (DNS rebinding) fails too.
+
+Settings: ``CRAWLFORGE_ALLOW_PRIVATE_NETWORKS`` (True turns the guard off),
+``CRAWLFORGE_ALLOWED_NETWORKS`` (CIDR list let through, e.g. ``["127.0.0.1/32"]``).
+A refused request raises IgnoreRequest and is a ledger record with reason ``ssrf_refused``.
+"""
+
+from __future__ import annotations
+
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.resolver import CachingThreadedResolver
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.error import DNSLookupError
+
+from crawlforge.extract.netguard import parse_host, parse_networks, refusal
+from crawlforge.middlewares.ledger import report_failure
+
+GUARDED_SCHEMES = ("http", "https", "ftp", "ws", "wss")
+
+
+class SsrfRefusedError(DNSLookupError):
+    """A name resolved to an address the guard refuses."""
+
+
+def guard_settings(settings) -> list | None:
+    """The allow-list networks, or None when the guard is off."""
+    if settings.getbool("CRAWLFORGE_ALLOW_PRIVATE_NETWORKS"):
+        return None
+    return parse_networks(settings.getlist("CRAWLFORGE_ALLOWED_NETWORKS"))
+
+
+class SsrfGuardMiddleware:
+    """Downloader middleware: refuses a request whose host is or resolves to a non-public address."""
+
+    def __init__(self, crawler, resolve=None):
+        allowed = guard_settings(crawler.settings)
+        if allowed is None:
+            raise NotConfigured
+        self.crawler = crawler
+        self.allowed = allowed
+        self.resolve = resolve or self.resolve_with_reactor
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    async def process_request(self, request):
+        url = urlparse_cached(request)
+        if url.scheme not in GUARDED_SCHEMES or not url.hostname:
+            return None
+        reason = refusal(url.hostname, allowed=self.allowed)
+        if reason is None and parse_host(url.hostname) is None:
+            reason = await self.check_name(url.hostname)
+        if reason:
+            self.refuse(request, reason)
+        return None
+
+    async def check_name(self, host: str) -> str | None:
+        try:
+            addresses = await self.resolve(host)
+        except SsrfRefusedError as exc:
+            return str(exc)
+        except DNSLookupError:
+            return None  # the download fails on its own, as a DNS error
+        return refusal(host, addresses, self.allowed)
+
+    @staticmethod
+    async def resolve_with_reactor(host: str) -> list[str]:
+        from twisted.internet import reactor
+
+        return [await maybe_deferred_to_future(reactor.resolve(host))]
+
+    def refuse(self, request, reason: str):
+        self.crawler.stats.inc_value("ssrf/refused")
+        detail = f"Refused {request.url}: {reason}"
+        report_failure(self.crawler, request, "ssrf", "ssrf_refused", detail)
+        raise IgnoreRequest(detail)
+
+
+class GuardedResolver(CachingThreadedResolver):
+    """Scrapy's caching resolver that fails lookups answering with a refused address."""
+
+    def __init__(self, reactor, cache_size, timeout, allowed=None):
+        super().__init__(reactor, cache_size, timeout)
+        self.allowed = allowed
+
+    @classmethod
+    def from_crawler(cls, crawler, reactor):
+        resolver = super().from_crawler(crawler, reactor)
+        resolver.allowed = guard_settings(crawler.settings)
+        return resolver
+
+    def getHostByName(self, name, timeout=()):
+        deferred = super().getHostByName(name, timeout)
+        if self.allowed is not None:
+            deferred.addCallback(self._vet, name)
+        return deferred
+
+    def _vet(self, address: str, name: str) -> str:
+        if reason := refusal(name, [address], self.allowed):
+            raise SsrfRefusedError(reason)
+        return address
