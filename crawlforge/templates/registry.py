@@ -11,6 +11,7 @@ import inspect
 import re
 
 from .base import TemplateError, TemplateRejectedError
+from .catalog import TEMPLATES
 from .common import iso_now, parse_html, safe_url
 
 
@@ -91,11 +92,7 @@ class TemplateRegistry:
     """A set of templates in registration order; the order breaks ties in ``detect``."""
 
     def __init__(self, templates=None):
-        if templates is None:
-            from . import TEMPLATES
-
-            templates = TEMPLATES
-        self._templates = list(templates)
+        self._templates = list(TEMPLATES if templates is None else templates)
         self._by_id = {_get(t, "id"): t for t in self._templates}
 
     def get(self, template_id):
