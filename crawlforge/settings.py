@@ -38,9 +38,25 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 
 SPIDER_MIDDLEWARES = {}
 
-DOWNLOADER_MIDDLEWARES = {}
+# Vetting every response (crawlforge.middlewares, one module each). process_request runs from
+# low to high numbers, process_response and process_exception from high to low: the ledger's
+# sees only final failures; charset then verdict run after decompression and before retries.
+DOWNLOADER_MIDDLEWARES = {
+    "crawlforge.middlewares.ledger.LedgerMiddleware": 10,
+    "crawlforge.middlewares.ssrf.SsrfGuardMiddleware": 60,
+    # Scrapy's RobotsTxtMiddleware (Protego) at 100 decides allow/deny; this adds Crawl-delay.
+    "crawlforge.middlewares.robotstxt.CrawlDelayMiddleware": 110,
+    "crawlforge.middlewares.sizecap.SizeCapMiddleware": 120,
+    "crawlforge.middlewares.verdict.VerdictMiddleware": 570,
+    "crawlforge.middlewares.charset.CharsetMiddleware": 585,
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "crawlforge.middlewares.sizecap.HttpCompressionMiddleware": 590,
+}
+# Names are resolved by a resolver that refuses private answers (DNS rebinding; SSRF guard).
+TWISTED_DNS_RESOLVER = "crawlforge.middlewares.ssrf.GuardedResolver"
 
 EXTENSIONS = {
+    "crawlforge.extensions.ledger.UrlLedger": 500,
     "crawlforge.extensions.statsfile.StatsFile": 900,
 }
 
@@ -75,6 +91,24 @@ CRAWLFORGE_MARKDOWN_MAX_BYTES = 8 * 1024 * 1024  # 8 MiB
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
 # Write the final crawl stats to this JSON file (empty: don't).
 CRAWLFORGE_STATS_FILE = ""
+# URL ledger: each scheduled URL ends as an item or as a record in the errors feed (any Scrapy
+# feed URI; empty: errors.jsonl next to the items feed, none without an items feed).
+CRAWLFORGE_LEDGER_ENABLED = True
+CRAWLFORGE_ERRORS_FEED = ""
+# SSRF guard: hosts that are or resolve to loopback, private, link-local, multicast, reserved or
+# cloud-metadata addresses are refused. True turns the guard off; or let some networks through.
+CRAWLFORGE_ALLOW_PRIVATE_NETWORKS = False
+CRAWLFORGE_ALLOWED_NETWORKS = []  # CIDRs, e.g. ["127.0.0.1/32"] (-s ...=127.0.0.1/32,10.0.0.0/8)
+# robots.txt Crawl-delay is each host's least delay, capped at this many seconds.
+CRAWLFORGE_CRAWL_DELAY_ENABLED = True
+CRAWLFORGE_MAX_CRAWL_DELAY = 30.0
+# Re-decode text responses whose charset Scrapy got wrong (detection, WHATWG aliases).
+CRAWLFORGE_CHARSET_ENABLED = True
+# Block-page verdict: walls are dropped (ledger records with the vendor); 2xx error
+# placeholders too; optionally a wall is retried once through the browser first.
+CRAWLFORGE_VERDICT_ENABLED = True
+CRAWLFORGE_VERDICT_DROP_ERROR_PAGES = True
+CRAWLFORGE_BROWSER_RETRY_BLOCKED = False
 # Default page limit and link depth of the `site` spider (0: no limit).
 CRAWLFORGE_MAX_PAGES = 0
 CRAWLFORGE_MAX_DEPTH = 0

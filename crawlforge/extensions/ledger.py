@@ -139,6 +139,8 @@ class UrlLedger:
         self._note_response(response, "pipeline", "pipeline_error", str(failure.value) if failure else "")
 
     def url_failed(self, url, stage, reason, detail="", request=None, **extra):
+        if request is not None and ID_KEY not in request.meta:
+            return  # not a scheduled request (robots.txt, an extension's own download)
         entry = self.entry_of(request, url)
         fields = error_fields(entry.url if entry else url, stage, reason, detail, **extra)
         if entry is None:
