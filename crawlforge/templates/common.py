@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from datetime import datetime, timedelta, timezone
+from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import quote
 
 from ada_url import URL
