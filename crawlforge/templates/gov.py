@@ -202,6 +202,7 @@ def _or_none(record: dict, key: str) -> Any:
 
 
 def npi_address(address: Any) -> dict | None:
+    """An address under named keys; the registry's "" for a missing part reads as None."""
     if not js_truthy(address):
         return None
     address = address if isinstance(address, dict) else {}
