@@ -1,31 +1,20 @@
-"""Shopify storefront data: the analytics ``meta`` object, ``_RSConfig.product`` and
-the theme's product JSON script. Prices there are integers in minor units (2790 =
-27.90), variants carry the SKUs, and the product JSON has tags, type and options.
+"""Shopify storefront data: the analytics ``meta`` object and the theme's product JSON
+script (both read by ``carriers.read_shopify``, shared with the embedded-state reader),
+plus ``_RSConfig.product``. Prices there are integers in minor units (2790 = 27.90),
+variants carry the SKUs, and the product JSON has tags, type and options.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-import lxml.etree
-
+from crawlforge.extract.carriers import read_shopify
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
 from crawlforge.extract.jsliteral import evaluate_literal_source
 
 _MARKER = "hopify"  # Shopify themes always name the platform (cdn.shopify.com, ShopifyAnalytics)
-_LITERALS = (  # (label, assignment followed by an object literal)
-    ("ShopifyAnalytics.meta", re.compile(r"\bvar\s+meta\s*=\s*(?=\{)")),
-    ("ShopifyAnalytics.meta", re.compile(r"ShopifyAnalytics\.meta\s*=\s*(?=\{)")),
-    ("ShopifyAnalytics.meta.product", re.compile(r"ShopifyAnalytics\.meta\.product\s*=\s*(?=\{)")),
-    ("_RSConfig.product", re.compile(r"_RSConfig\.product\s*=\s*(?=\{)")),
-)
-_CURRENCY = re.compile(r"""ShopifyAnalytics\.meta\.currency\s*=\s*['"]([A-Za-z]{3})['"]|Shopify\.currency\s*=\s*\{\s*"active"\s*:\s*"([A-Za-z]{3})\"""")
-_PRODUCT_JSON = lxml.etree.XPath(
-    '//script[@data-product-json or starts-with(@id, "ProductJson-")][@type="application/json"]'
-)
-_DECODER = json.JSONDecoder()
+_RS_CONFIG = re.compile(r"_RSConfig\.product\s*=\s*(?=\{)")
 
 
 class ShopifyExtractor(Extractor):
@@ -35,14 +24,14 @@ class ShopifyExtractor(Extractor):
     def extract(self, page: Page) -> Finding | None:
         if _MARKER not in page.html:
             return None
-        warnings: list = []
-        found = _inline_products(page.html, warnings)
-        if page.tree is not None:
-            found += _product_json(page.tree, warnings)
+        carried = read_shopify(page.html) or {"value": {}, "warnings": []}
+        meta = carried["value"].get("meta") or {}
+        warnings = list(carried["warnings"])
+        found = _carried_products(meta, carried["value"].get("product_json") or [])
+        found += _rs_config_product(page.html, warnings)
         if not found:
             return Finding(warnings=warnings)
-        currency = _currency(page.html)
-        platform = _platform(found, currency)
+        platform = _platform(found, values.currency(meta.get("currency")))
         return Finding(
             structured_data=_fields(platform, found, page.url),
             platform_data={"shopify": platform},
@@ -50,57 +39,34 @@ class ShopifyExtractor(Extractor):
         )
 
 
-def _inline_products(html: str, warnings: list) -> list:
-    """(label, product dict) for the first readable literal of each kind; a kind whose
-    every literal is unreadable gets one warning."""
-    products, unreadable = [], set()
-    for label, pattern in _LITERALS:
-        if any(found == label for found, _ in products):
-            continue
-        for match in pattern.finditer(html):
-            value = _literal_at(html, match.end())
-            product = value.get("product", value) if label == "ShopifyAnalytics.meta" and value else value
-            if isinstance(product, dict) and product.get("id") is not None:
-                products.append((label, product))
-                break
-            if value is None:
-                unreadable.add(label)
-    found = {label for label, _ in products}
-    warnings.extend(f"{label} is assigned a value that is not a JSON or JavaScript literal; not parsed." for label in sorted(unreadable - found))
-    return products
+def _carried_products(meta: dict, product_json: list) -> list:
+    """(source label, product) pairs: the analytics product, then the first product JSON."""
+    found = [("ShopifyAnalytics.meta", meta["product"])] if isinstance(meta.get("product"), dict) else []
+    for block in product_json:
+        product = block.get("product", block) if isinstance(block, dict) else None
+        if isinstance(product, dict) and product.get("variants") is not None:
+            return found + [("product_json", product)]
+    return found
 
 
-def _literal_at(html: str, start: int):
-    """The object literal at ``start``: JSON first (fast), then a static JS read."""
-    try:
-        value, _ = _DECODER.raw_decode(html, start)
-    except (ValueError, RecursionError):
-        result = evaluate_literal_source(html, start)
-        value = result.get("value")
-    return value if isinstance(value, dict) else None
+def _rs_config_product(html: str, warnings: list) -> list:
+    match = _RS_CONFIG.search(html)
+    if not match:
+        return []
+    result = evaluate_literal_source(html, match.end())
+    if not isinstance(result.get("value"), dict):
+        warnings.append("_RSConfig.product is assigned a value that is not a JSON or JavaScript literal; not parsed.")
+        return []
+    return [("_RSConfig.product", result["value"])]
 
 
-def _product_json(tree, warnings: list) -> list:
-    for script in _PRODUCT_JSON(tree):
-        try:
-            value = json.loads(script.text or "")
-        except (ValueError, RecursionError):
-            warnings.append("A Shopify product JSON <script> block is not valid JSON; skipped.")
-            continue
-        product = value.get("product", value) if isinstance(value, dict) else None
-        if isinstance(product, dict):
-            return [("product_json", product)]
-    return []
-
-
-def _currency(html: str) -> str | None:
-    match = _CURRENCY.search(html)
-    return (match.group(1) or match.group(2)).upper() if match else None
+def _richest(found: list) -> dict:
+    """The product JSON has everything the analytics meta has, and more."""
+    return next((product for label, product in found if label == "product_json"), found[0][1])
 
 
 def _platform(found: list, currency: str | None) -> dict:
-    """The richest product (product JSON over the analytics meta) with its sources."""
-    label, product = found[-1] if found[-1][0] == "product_json" else found[0]
+    product = _richest(found)
     option_names = [o.get("name") if isinstance(o, dict) else o for o in product.get("options") or []]
     return values.compact({
         "product_id": product.get("id"),
@@ -146,8 +112,7 @@ def _tags(value) -> list | None:
 def _fields(platform: dict, found: list, url: str) -> dict:
     variants = platform.get("variants") or []
     first = variants[0] if variants else {}
-    product = found[-1][1]
-    image = product.get("featured_image")
+    image = _richest(found).get("featured_image")
     return values.compact({
         "product_name": platform.get("title"),
         "brand": platform.get("vendor"),
