@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from crawlforge.extract.jsjson import js_number
+from crawlforge.extract.jsjson import js_key_order, js_number
 from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
 
 MAX_DEPTH = 512
@@ -173,7 +173,7 @@ def _object(node, scope, depth, budget):
             raise _Refusal(f'a shorthand property "{key["name"]}"')
         name = key["name"] if key["type"] == "Identifier" else _key_string(key["value"])
         result[name] = _json_safe(_evaluate(prop["value"], scope, depth + 1, budget))
-    return result
+    return js_key_order(result)
 
 
 def _key_string(value):

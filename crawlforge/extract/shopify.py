@@ -1,0 +1,277 @@
+"""A Shopify product read from the storefront page's own schema.org JSON-LD.
+
+Some stores refuse `/products/<handle>.json` (gymshark answers 403) while the
+product page stays public with a ProductGroup in its head; this reads that.
+JSON-LD carries less than the endpoint (no inventory counts, no compare-at
+price), so those fields are None and `source: "json-ld"` marks the record.
+"""
+
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from urllib.parse import urlsplit
+
+from selectolax.lexbor import LexborHTMLParser
+
+from crawlforge.extract.jsjson import loads
+
+_JS_SPACE_RUN = re.compile(r"[\s\ufeff]+")
+_ENTITY = re.compile(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", re.I | re.A)
+_NOT_NUMERIC = re.compile(r"[^\d.,-]", re.A)
+_THOUSANDS_COMMA = re.compile(r",(?=\d{3}\b)", re.A)
+_JS_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)", re.A)
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_HTTP = re.compile(r"https?://", re.I)
+_HANDLE = re.compile(r"/products/([^/?#]+)")
+_IN_STOCK = re.compile(r"InStock|PreOrder|BackOrder|LimitedAvailability|OnlineOnly", re.I)
+_OUT_OF_STOCK = re.compile(r"OutOfStock|SoldOut|Discontinued", re.I)
+_VARIANT_OPTIONS = ("size", "color", "material", "pattern")
+
+
+def _truthy(value):
+    """JS truthiness: [] and {} are truthy, 0, "" and NaN are not."""
+    if value is None or value is False or value == "":
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value != 0 and value == value
+    return True
+
+
+def _first(*values):
+    """JS `a || b || null`."""
+    return next((value for value in values if _truthy(value)), None)
+
+
+def _get(node, key):
+    """`node.key` for a JSON-LD node that may not be an object."""
+    return node.get(key) if isinstance(node, dict) else None
+
+
+def _as_list(value):
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _js_string(value):
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, list):
+        return ",".join("" if item is None else _js_string(item) for item in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def _flatten(node, out):
+    """JSON-LD nodes: lists expanded, each object kept, its @graph flattened too."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            out.append(item)
+            if _truthy(item.get("@graph")):
+                stack.append(item["@graph"])
+    return out
+
+
+def _is_type(node, name):
+    return any(_js_string(kind).lower() == name for kind in _as_list(node.get("@type")))
+
+
+def _number(value):
+    """A price as a float: "1,299.00" -> 1299.0; None when it is not a number."""
+    if value is None or value == "":
+        return None
+    text = _NOT_NUMERIC.sub("", _js_string(value))
+    text = _THOUSANDS_COMMA.sub("", text).replace(",", ".", 1)
+    if text == "":
+        return 0.0  # JS Number("") is 0
+    if not _JS_NUMBER.fullmatch(text):
+        return None
+    number = float(text)
+    return number if math.isfinite(number) else None
+
+
+def _money(number):
+    """JS toFixed(2): ties round away from zero on the exact binary value."""
+    if number is None:
+        return None
+    return str(Decimal(number).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def _decode(value):
+    """Entity-decoded, whitespace-collapsed text (`Arrival 5&quot; Shorts` -> `Arrival 5" Shorts`)."""
+    if not isinstance(value, str):
+        return None
+    if _ENTITY.search(value):
+        body = LexborHTMLParser(f"<x>{value}</x>").body
+        value = body.text(deep=True) if body is not None else value
+    return _JS_SPACE_RUN.sub(" ", value).strip(" ") or None
+
+
+def _availability(offer):
+    text = _js_string(_get(offer, "availability")) if _truthy(_get(offer, "availability")) else ""
+    if not text:
+        return None
+    if _IN_STOCK.search(text):
+        return True
+    return False if _OUT_OF_STOCK.search(text) else None
+
+
+def _any_known(values):
+    known = [value for value in values if value is not None]
+    return any(known) if known else None
+
+
+def _offers(node):
+    """A node's offers, an AggregateOffer's own list expanded."""
+    offers = []
+    for offer in _as_list(node.get("offers")):
+        if isinstance(offer, dict) and _is_type(offer, "aggregateoffer") and _truthy(offer.get("offers")):
+            offers.extend(_as_list(offer["offers"]))
+        else:
+            offers.append(offer)
+    return [offer for offer in offers if _truthy(offer)]
+
+
+def _offer_price(offer):
+    price = _get(offer, "price")
+    return _number(price if price is not None else _get(offer, "lowPrice"))
+
+
+def _safe_href(value):
+    """Relative or http(s) URLs only, control characters removed (templates.md §5.11)."""
+    if not isinstance(value, str):
+        return None
+    cleaned = _CONTROL.sub("", value).strip(" \t\n\v\f\r\u00a0\u2028\u2029\ufeff")
+    if not cleaned:
+        return None
+    if not _SCHEME.match(cleaned):
+        return cleaned
+    return cleaned if _HTTP.match(cleaned) else None
+
+
+def _images(image):
+    urls = []
+    for item in _as_list(image):
+        url = _first(item.get("url"), item.get("contentUrl")) if isinstance(item, dict) else item
+        url = _safe_href(url) if isinstance(url, str) else None
+        if url:
+            urls.append(url)
+    return urls
+
+
+def _variant_from_node(node):
+    offers = _offers(node)
+    prices = [price for price in map(_offer_price, offers) if price is not None]
+    options = [text for text in (_decode(node.get(key)) for key in _VARIANT_OPTIONS) if text]
+    return {
+        "id": _first(node.get("mpn"), node.get("sku"), node.get("productID")),
+        "title": _first(_decode(node.get("name")), " / ".join(options), node.get("sku")),
+        "price": _money(min(prices) if prices else None),
+        "compare_at_price": None,
+        "sku": _first(node.get("sku")),
+        "available": _any_known(map(_availability, offers)),
+        "inventory_quantity": None,
+        "options": options,
+    }
+
+
+def _variant_from_offer(offer):
+    return {
+        "id": _first(_get(offer, "sku"), _get(offer, "mpn")),
+        "title": _first(_decode(_get(offer, "name")), _get(offer, "sku")),
+        "price": _money(_offer_price(offer)),
+        "compare_at_price": None,
+        "sku": _first(_get(offer, "sku")),
+        "available": _availability(offer),
+        "inventory_quantity": None,
+        "options": [],
+    }
+
+
+def _price_range(offers):
+    prices = [price for price in map(_offer_price, offers) if price is not None]
+    highs = [high for high in (_number(_get(offer, "highPrice")) for offer in offers) if high is not None]
+    low = min(prices) if prices else None
+    high = max(prices + highs) if prices else (max(highs) if highs else None)
+    return low, high
+
+
+def _handle(url):
+    try:
+        match = _HANDLE.search(urlsplit(url).path)
+    except (TypeError, ValueError):
+        return None
+    return match.group(1) if match else None
+
+
+def _ld_nodes(html):
+    nodes = []
+    tree = LexborHTMLParser(html or "")
+    for script in tree.css('script[type="application/ld+json"]'):
+        raw = script.text(deep=True)
+        if not raw:
+            continue
+        try:
+            _flatten(loads(raw), nodes)
+        except (ValueError, RecursionError):
+            continue  # one bad block does not lose the rest
+    return nodes
+
+
+def shopify_product_from_jsonld(html, url):
+    """The product in the page's JSON-LD, shaped like the shopify-product template.
+
+    `{found: True, data}` or `{found: False, reason}`; `url` is the URL the page
+    was read from (after redirects), used for the handle and as the fallback url.
+    """
+    nodes = _ld_nodes(html)
+    product = next((n for n in nodes if _is_type(n, "productgroup")), None) or next(
+        (n for n in nodes if _is_type(n, "product")), None
+    )
+    if product is None:
+        reason = f"{url} carries no schema.org Product JSON-LD"
+        if "/collections/" in str(url):
+            reason += " — the product URL redirected to a collection page, so the product handle no longer exists"
+        return {"found": False, "reason": reason}
+    variant_nodes = [node for node in _as_list(product.get("hasVariant"))
+                     if isinstance(node, dict) and _is_type(node, "product")]
+    if variant_nodes:
+        variants = [_variant_from_node(node) for node in variant_nodes]
+        offers = [offer for node in variant_nodes for offer in _offers(node)]
+    else:
+        offers = _offers(product)
+        variants = [_variant_from_offer(offer) for offer in offers]
+    return {"found": True, "data": _product_data(product, url, variants, offers)}
+
+
+def _product_data(product, url, variants, offers):
+    low, high = _price_range(offers)
+    brand = product.get("brand")
+    brand = brand.get("name") if isinstance(brand, dict) else brand
+    product_url = _safe_href(product["url"]) if isinstance(product.get("url"), str) else None
+    return {
+        "title": _decode(product.get("name")),
+        "vendor": _decode(brand),
+        "product_type": _decode(product.get("category")),
+        "handle": _handle(url),
+        "product_id": _first(product.get("productGroupID"), product.get("productID"), product.get("sku")),
+        "price": _money(low),
+        "compare_at_price": None,
+        "on_sale": None,
+        "currency": _first(*(_get(offer, "priceCurrency") for offer in offers)),
+        "price_min": _money(low),
+        "price_max": _money(high),
+        "available": _any_known(map(_availability, offers)),
+        "variants": variants,
+        "options": [part for part in (_js_string(v).split("/")[-1].lower() for v in _as_list(product.get("variesBy"))) if part],
+        "description": _decode(product.get("description")),
+        "images": _images(product.get("image")),
+        "url": product_url or url,
+        "source": "json-ld",
+    }
