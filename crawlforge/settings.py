@@ -33,6 +33,9 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 REMOTE_CONTROL_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 
+# DEBUG would log every exported item in full
+LOG_LEVEL = "INFO"
+
 FEED_EXPORT_ENCODING = "utf-8"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 
@@ -134,3 +137,4 @@ CRAWLFORGE_LLM_SELF_CORRECT = False  # one more call sending the validation erro
 CRAWLFORGE_LLM_TOKEN_BUDGET = 8000  # markdown tokens per call; longer pages are split on headings
 CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
 CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call
+CRAWLFORGE_LLM_CONCURRENCY = 2  # model calls in flight at once

@@ -27,6 +27,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
     """
 
     name = "site"
+    allow_no_urls = True  # seeds may come from Redis instead: checked in from_crawler
 
     def __init__(self, max_pages: str | int | None = None, max_depth: str | int | None = None,
                  allow: str | None = None, follow: str | int = 1, sitemap: str = "never",
@@ -40,14 +41,16 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         self.max_depth = None if max_depth is None else int(max_depth)
         self.follow = str(follow).lower() not in ("0", "false", "no")
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
-        self.link_extractor = LinkExtractor(allow=[re.compile(allow)] if allow else (),
-                                            allow_domains=self.allowed_domains, unique=True)
+        # LinkExtractor's allow_domains compares host:port, so hosts are checked in on_site()
+        self.link_extractor = LinkExtractor(allow=[re.compile(allow)] if allow else (), unique=True)
         self.scheduled: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
+        if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
+            raise ValueError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
         if spider.max_pages is None:
             spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
         if spider.max_depth is None:
@@ -70,6 +73,10 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
             if self.sitemap != "only" and (request := self.schedule(url)):
                 yield request
 
+    def seed_request(self, url: str) -> scrapy.Request | None:
+        """A seed from Redis (``scrapy seed``): crawled like a start URL."""
+        return self.sitemap_discovery_request(url) if self.sitemap == "only" else self.schedule(url)
+
     def sitemap_page_request(self, loc: str, entry: dict) -> scrapy.Request | None:
         return self.schedule(loc, crawlforge_lastmod=entry.get("lastmod"),
                              crawlforge_follow=self.sitemap != "only")
@@ -84,5 +91,12 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         if not response.meta.get("crawlforge_follow", self.follow) or (self.max_depth is not None and depth >= self.max_depth):
             return
         for link in self.link_extractor.extract_links(response):
-            if request := self.schedule(link.url):
+            if self.on_site(link.url, response.url) and (request := self.schedule(link.url)):
                 yield request
+
+    def on_site(self, url: str, page_url: str) -> bool:
+        """Within the start URLs' domains (subdomains included); seeded from Redis without
+        start URLs, on the host of the page the link is on."""
+        host = urlparse(url).hostname or ""
+        domains = self.allowed_domains or [urlparse(page_url).hostname]
+        return any(host == domain or host.endswith("." + domain) for domain in domains)
