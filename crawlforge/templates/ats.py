@@ -515,28 +515,28 @@ class TeamtailorJobs(Template):
 
     def extract_list(self, body: str | bytes, url: str | None = None, params: dict | None = None) -> dict:
         root = _parse_xml(body)
-        elements = list(root.iter(etree.Element)) if root is not None else []
-        if not any(_qname(e) == "rss" for e in elements):
+        named = [(_qname(e), e) for e in root.iter(etree.Element)] if root is not None else []
+        if not any(q == "rss" for q, _ in named):
             raise TemplateRejectedError(
                 f"No Teamtailor job feed at {url}: the response is not an RSS feed. The feed is the "
                 'careers site jobs page with ".rss" appended, e.g. https://<company>.teamtailor.com/jobs.rss.'
             )
         # a well-formed feed with no <item> is a company with nothing open: count 0, not an error
-        items = [self._job(e) for e in _children_named(elements, "channel", "item")]
-        titles = _children_named(elements, "channel", "title")
+        items = [self._job(e) for e in _children_named(named, "channel", "item")]
+        titles = _children_named(named, "channel", "title")
         return list_result(items, {"company": trimmed(_xml_text(titles[0])) if titles else None})
 
     def _job(self, item: etree._Element) -> dict:
-        def first(name: str) -> str | None:
-            found = _descendants_named(item, name)
-            return trimmed(_xml_text(found[0])) if found else None
+        named = [(_qname(e), e) for e in item.iter(etree.Element) if e is not item]
 
-        descendants = list(item.iter(etree.Element))[1:]
+        def first(name: str) -> str | None:
+            return next((trimmed(_xml_text(e)) for q, e in named if q == name), None)
+
         locations = [
-            n for n in (trimmed(_xml_text(e)) for e in _children_named(descendants, "tt:location", "tt:name")) if n
+            n for n in (trimmed(_xml_text(e)) for e in _children_named(named, "tt:location", "tt:name")) if n
         ]
         remote_status = first("remoteStatus")
-        descriptions = _descendants_named(item, "description")
+        description = next((_xml_text(e) for q, e in named if q == "description"), None)
         return job(
             self.id,
             id=job_id(first("guid")),  # the guid is Teamtailor's stable id
@@ -547,7 +547,7 @@ class TeamtailorJobs(Template):
             remote=is_remote(remote_status),
             published_at=iso_date(first("pubDate")),
             # the description is HTML escaped inside the XML: the parser decodes it once
-            description=html_to_text(_xml_text(descriptions[0])) if descriptions else None,
+            description=html_to_text(description),
             raw_extra={
                 "workplace_type": remote_status,
                 "role": first("tt:role"),
@@ -572,22 +572,16 @@ def _parse_xml(body: str | bytes) -> etree._Element | None:
 
 def _qname(element: etree._Element) -> str:
     """The tag as written (``tt:name``), so selectors read the feed's own prefixes."""
-    qname = etree.QName(element) if element.tag.startswith("{") else None
-    if qname is None:
-        return element.tag
-    return f"{element.prefix}:{qname.localname}" if element.prefix else qname.localname
+    tag = element.tag
+    if not tag.startswith("{"):
+        return tag  # no namespace, or a prefix the feed never declared
+    local = tag.rpartition("}")[2]
+    return f"{element.prefix}:{local}" if element.prefix else local
 
 
-def _children_named(elements: list, parent: str, child: str) -> list:
-    """CSS ``parent > child`` over ``elements`` (document order)."""
-    return [
-        e for e in elements
-        if _qname(e) == child and e.getparent() is not None and _qname(e.getparent()) == parent
-    ]
-
-
-def _descendants_named(element: etree._Element, name: str) -> list:
-    return [e for e in list(element.iter(etree.Element))[1:] if _qname(e) == name]
+def _children_named(named: list[tuple[str, etree._Element]], parent: str, child: str) -> list:
+    """CSS ``parent > child`` over ``(qname, element)`` pairs in document order."""
+    return [e for q, e in named if q == child and e.getparent() is not None and _qname(e.getparent()) == parent]
 
 
 def _xml_text(element: etree._Element) -> str:
