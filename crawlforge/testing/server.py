@@ -11,6 +11,7 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
 - ``/_redirect_to?url=<target>``: one 302 to any URL
 - ``/_loop/<name>``: redirects forever
 - ``/_headers/<Name=Value;Name=Value>/<rest>``: serve with these headers set (e.g. Content-Type)
+- ``/_charset/<label>/<rest>``: serve as ``text/html; charset=<label>`` (whatever the bytes are)
 - ``/_reset/<rest>``: close the connection without an answer
 - ``/_big/<bytes>``: an HTML page of that many bytes, with Content-Length;
   ``/_big_chunked/<bytes>``: the same streamed without Content-Length
@@ -155,6 +156,9 @@ class FixtureHandler(BaseHTTPRequestHandler):
     def mode_headers(self, parts):
         pairs = (item.split("=", 1) for item in parts[0].split(";") if "=" in item)
         self.serve_file(self.rest(parts[1:]), headers=dict(pairs))
+
+    def mode_charset(self, parts):
+        self.serve_file(self.rest(parts[1:]), headers={"Content-Type": f"text/html; charset={parts[0]}"})
 
     def mode_reset(self, parts):
         self.close_connection = True
