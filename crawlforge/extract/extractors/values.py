@@ -101,11 +101,13 @@ def absolute_url(value, base: str) -> str | None:
 
 
 def same(a, b) -> bool:
-    """Values that only differ in spelling (450 vs "450.00", case) are the same."""
+    """Values that only differ in spelling (450 vs "450.00", case, spacing) are the same."""
+    if a == b:
+        return True
     try:
         return Decimal(str(a)) == Decimal(str(b))
     except (InvalidOperation, ValueError):
-        return str(a).strip().casefold() == str(b).strip().casefold()
+        return " ".join(str(a).split()).casefold() == " ".join(str(b).split()).casefold()
 
 
 def compact(record: dict) -> dict:
