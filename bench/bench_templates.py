@@ -15,11 +15,11 @@ ENTITY_RUNS = [
     ("github-repo", "github-repo-hono.html", "https://github.com/honojs/hono"),
     ("reddit-thread", "reddit-thread.json", "https://www.reddit.com/r/node/comments/1w2lsvx/"),
     ("stackoverflow-question", "stackoverflow-question.json", "https://stackoverflow.com/questions/11227809"),
-    ("npm-package", "npm-left-pad.json", "https://registry.npmjs.org/left-pad"),
+    ("npm-package", "npm/left-pad.json", "https://registry.npmjs.org/left-pad"),
 ]
 LIST_RUNS = [
-    ("shopify-collection", "allbirds-collection.json", "https://www.allbirds.com/collections/mens/products.json"),
-    ("shopify-collection", "deathwishcoffee-collection.json", "https://deathwishcoffee.com/collections/mugs/products.json"),
+    ("shopify-collection", "shopify/allbirds-collection.json", "https://www.allbirds.com/collections/mens/products.json"),
+    ("shopify-collection", "shopify/deathwishcoffee-collection.json", "https://deathwishcoffee.com/collections/mugs/products.json"),
 ]
 DETECT_URLS = [url for _, _, url in ENTITY_RUNS + LIST_RUNS] + [
     "https://www.amazon.com/Some-Widget/dp/B01/products/thing",

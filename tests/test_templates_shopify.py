@@ -18,7 +18,7 @@ def fixture(name: str) -> str:
 
 
 def deathwish():
-    return REGISTRY.run_list("shopify-collection", fixture("deathwishcoffee-collection.json"), url=COLLECTION_URL)
+    return REGISTRY.run_list("shopify-collection", fixture("shopify/deathwishcoffee-collection.json"), url=COLLECTION_URL)
 
 
 def test_collection_envelope_and_paging_fields():
@@ -77,14 +77,14 @@ def test_one_variant_in_stock_makes_product_available():
 
 
 def test_all_variants_sold_out_makes_product_unavailable():
-    sold_out = REGISTRY.run_list("shopify-collection", fixture("allbirds-collection.json"), url=COLLECTION_URL)
+    sold_out = REGISTRY.run_list("shopify-collection", fixture("shopify/allbirds-collection.json"), url=COLLECTION_URL)
     shoe = sold_out["data"]["items"][1]
     assert [v["available"] for v in shoe["variants"]] == [False, False, False]
     assert shoe["available"] is False
 
 
 def test_allbirds_page_and_limit_come_from_the_url():
-    body = fixture("allbirds-collection.json")
+    body = fixture("shopify/allbirds-collection.json")
     data = REGISTRY.run_list(
         "shopify-collection", body, url="https://www.allbirds.com/collections/mens/products.json?limit=250&page=3"
     )["data"]
@@ -100,7 +100,7 @@ def test_allbirds_page_and_limit_come_from_the_url():
 
 
 def test_page_and_limit_defaults_without_query():
-    data = REGISTRY.run_list("shopify-collection", fixture("allbirds-collection.json"), url="https://www.allbirds.com/collections/mens")[
+    data = REGISTRY.run_list("shopify-collection", fixture("shopify/allbirds-collection.json"), url="https://www.allbirds.com/collections/mens")[
         "data"
     ]
     assert (data["page"], data["limit"], data["has_more"]) == (1, 30, False)
@@ -112,7 +112,7 @@ def test_empty_collection_is_a_valid_answer():
 
 
 def test_product_endpoint_returns_the_shared_entity():
-    product = json.loads(fixture("deathwishcoffee-collection.json"))["products"][0]
+    product = json.loads(fixture("shopify/deathwishcoffee-collection.json"))["products"][0]
     result = REGISTRY.run("shopify-product", json.dumps({"product": product}), "https://deathwishcoffee.com/products/2026-death-wish-coffee-mug.json")
     assert result["data"] == product_entity(product)
     assert result["data"]["price"] == "34.20"
@@ -120,7 +120,7 @@ def test_product_endpoint_returns_the_shared_entity():
 
 
 def test_product_currency_comes_from_the_first_variant():
-    product = json.loads(fixture("allbirds-collection.json"))["products"][0]
+    product = json.loads(fixture("shopify/allbirds-collection.json"))["products"][0]
     product["variants"][0]["price_currency"] = "USD"  # the product endpoint's extra field
     assert product_entity(product)["currency"] == "USD"
 
@@ -209,4 +209,4 @@ def test_collection_list_url_errors_name_the_parameter(params, message):
 
 def test_collection_run_is_the_list_mixup_error():
     with pytest.raises(TemplateError, match=r'^Template "shopify-collection" returns a list, not a single entity\. Use runList\(\) instead\.$'):
-        REGISTRY.run("shopify-collection", fixture("allbirds-collection.json"), "https://www.allbirds.com/collections/mens")
+        REGISTRY.run("shopify-collection", fixture("shopify/allbirds-collection.json"), "https://www.allbirds.com/collections/mens")

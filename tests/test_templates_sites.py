@@ -92,7 +92,7 @@ def test_reddit_removed_self_post():
 
 
 def test_reddit_link_post_from_the_archive_row():
-    post = json.loads(fixture("arctic-shift-thread-1w80olh.json"))["post"]
+    post = json.loads(fixture("reddit/arctic-shift-thread-1w80olh.json"))["post"]
     data = REGISTRY.run("reddit-thread", json.dumps({"data": [post]}), "https://www.reddit.com/comments/1w80olh")["data"]
     assert (data["title"], data["score"], data["upvote_ratio"], data["num_comments"]) == (
         ".gitignore everything by default", 311, 0.79, 208,
@@ -192,7 +192,7 @@ def test_stackoverflow_rejections(body, message):
 
 
 def test_npm_reads_the_latest_release_from_the_registry_document():
-    data = REGISTRY.run("npm-package", fixture("npm-left-pad.json"), "https://registry.npmjs.org/left-pad")["data"]
+    data = REGISTRY.run("npm-package", fixture("npm/left-pad.json"), "https://registry.npmjs.org/left-pad")["data"]
     assert (data["name"], data["version"], data["description"]) == ("left-pad", "1.3.0", "String left pad")
     assert (data["license"], data["repository"]) == ("WTFPL", "https://github.com/stevemao/left-pad")
     assert data["keywords"] == ["leftpad", "left", "pad", "padding", "string", "repeat"]
@@ -266,7 +266,7 @@ def test_npm_rejections(body, message):
 def test_youtube_condensed_capture_without_microdata_is_rejected_as_empty():
     # The capture keeps only the state scripts; the template reads microdata and OpenGraph tags.
     with pytest.raises(TemplateRejectedError, match="every field came back empty"):
-        REGISTRY.run("youtube-video", fixture("youtube-watch.html"), "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+        REGISTRY.run("youtube-video", fixture("embedded-state/youtube-watch.html"), "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
 
 
 @pytest.mark.parametrize(
@@ -285,7 +285,7 @@ def test_youtube_resolve_url(url, resolved):
 # --- amazon-product ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["amazon.html", "amazon_captcha_account-status_amazon_co_uk.html"])
+@pytest.mark.parametrize("name", ["blocked/amazon.html", "botwall/amazon_captcha_account-status_amazon_co_uk.html"])
 def test_amazon_captcha_interstitial_is_rejected(name):
     with pytest.raises(TemplateRejectedError, match=r"^Amazon answered with a captcha interstitial \(an HTTP 200 robot check\)"):
         REGISTRY.run("amazon-product", fixture(name), "https://www.amazon.co.uk/dp/B0")
