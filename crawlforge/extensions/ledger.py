@@ -116,6 +116,9 @@ class UrlLedger:
         if entry.scheduled == 1:  # the scheduler refused a new URL: it was never scheduled
             self._forget(request.meta[ID_KEY])
             self.stats.inc_value("ledger/requested", -1)
+        elif request.url in request.meta.get("redirect_urls", ()):
+            self._note(entry, error_fields(entry.url, "redirect", "redirect_loop",
+                                           f"redirects lead back to {request.url}"))
         else:
             self._note(entry, error_fields(entry.url, "scheduler", "duplicate",
                                            f"{request.url} was already crawled"))
@@ -172,6 +175,9 @@ class UrlLedger:
         """The error record of a URL that ended without an item."""
         if entry.error:
             return entry.error
+        if entry.status is not None and 300 <= entry.status < 400:
+            return error_fields(entry.url, "redirect", "redirect_limit",
+                                f"still redirecting after {entry.scheduled} requests", status=entry.status)
         if entry.status is not None and entry.status >= 400:
             return error_fields(entry.url, "http", "http_error",
                                 f"HTTP {entry.status} after retries", status=entry.status)
