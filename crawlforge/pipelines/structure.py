@@ -53,7 +53,9 @@ class StructurePipeline:
 
     def process_item(self, item):
         adapter = ItemAdapter(item)
-        html = adapter.get("html") or ""
+        html = adapter.get("html")
+        if not html:
+            return item  # records from APIs (jobs, collection entries) have no page structure
         adapter["structure_signature"] = signature = structure_signature(html)
         adapter["content_hash"] = digest = content_hash(adapter.get("markdown") or "", html)
         if self.baseline is not None:
