@@ -25,7 +25,10 @@ class HighlightsPipeline:
 
     def process_item(self, item):
         adapter = ItemAdapter(item)
-        units = segment_units(adapter.get("markdown") or "")
+        markdown = adapter.get("markdown")
+        if not markdown:
+            return item  # records from APIs (jobs, collection entries) carry no markdown
+        units = segment_units(markdown)
         highlights = rank_units(units, self.query, self.max_units, min_score=self.min_score)
         adapter["highlights"] = highlights
         self.stats.inc_value("highlights/pages")
