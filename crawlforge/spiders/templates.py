@@ -28,13 +28,23 @@ JOB_SOURCES = {"greenhouse-jobs", "lever-postings", "ashby-jobs", "workable-jobs
 DEFAULT_LIST_PARAMS = {"shopify-collection": {"limit": "250"}}
 
 
+# The NPI registry silently caps `skip` at 1000 instead of failing, so paging stops there.
+MAX_SKIP = 1000
+
+
 def next_page_url(url: str, data: dict) -> str | None:
     """The connector's next page, from the paging fields its list result carries."""
     if data.get("has_more") and data.get("page"):
         return add_or_replace_parameter(url, "page", str(int(data["page"]) + 1))
     if data.get("more_possible") and data.get("limit"):
-        return add_or_replace_parameter(url, "skip", str(int(data.get("skip") or 0) + int(data["limit"])))
+        skip = int(data.get("skip") or 0) + int(data["limit"])
+        return add_or_replace_parameter(url, "skip", str(skip)) if skip <= MAX_SKIP else None
     return None
+
+
+def spider_param(value):
+    """Spider arguments arrive as strings; connectors take flags such as content=true as booleans."""
+    return {"true": True, "false": False}.get(value.lower(), value) if isinstance(value, str) else value
 
 
 class TemplateSpider(CrawlforgeSpider):
@@ -45,7 +55,8 @@ class TemplateSpider(CrawlforgeSpider):
 
     def __init__(self, url=None, urls_file=None, documents_dir=None, **params):
         super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir)
-        self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}), **params}
+        self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}),
+                       **{name: spider_param(value) for name, value in params.items()}}
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
