@@ -50,6 +50,8 @@ class Page(BaseModel):
     # the valid items of list fields when some were invalid (llm_data may then be null)
     llm_partial_items: list[Any] = Field(default_factory=list)
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
+    # fetched again after a killed crawl resumed (JOBDIR): the killed run's feed may hold it
+    resumed_refetch: bool = False
 
 
 class ErrorRecord(BaseModel):

@@ -39,7 +39,22 @@ LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 
-SPIDER_MIDDLEWARES = {}
+# Harvesting (README "Harvesting"): one scheduler that is Redis-backed (CRAWLFORGE_REDIS_URL),
+# kill-safe on disk (JOBDIR) or Scrapy's own; local feeds are written unbuffered, so the feed of
+# a killed crawl holds every item its frontier counts as done.
+SCHEDULER = "crawlforge.scheduler.Scheduler"
+FEED_STORAGES = {"file": "crawlforge.resume.DurableFileFeedStorage"}
+# A Redis worker with nothing to do closes after this many seconds (0: waits for seeds forever).
+MAX_IDLE_TIME_BEFORE_CLOSE = 30
+# Incremental recrawls: with HTTPCACHE_ENABLED=True pages are revalidated (ETag, Last-Modified).
+HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"
+# scrapy-deltafetch (DELTAFETCH_ENABLED=True): skip links to pages that gave items before.
+DELTAFETCH_ENABLED = False
+
+SPIDER_MIDDLEWARES = {
+    "crawlforge.resume.ResumeMiddleware": 10,  # JOBDIR only: sees the final output
+    "crawlforge.spidermiddlewares.deltafetch.DeltaFetch": 100,  # DELTAFETCH_ENABLED only
+}
 
 # Vetting every response (crawlforge.middlewares, one module each). process_request runs from
 # low to high numbers, process_response and process_exception from high to low: the ledger's
@@ -50,6 +65,8 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's RobotsTxtMiddleware (Protego) at 100 decides allow/deny; this adds Crawl-delay.
     "crawlforge.middlewares.robotstxt.CrawlDelayMiddleware": 110,
     "crawlforge.middlewares.sizecap.SizeCapMiddleware": 120,
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "crawlforge.middlewares.retry_after.RetryAfterMiddleware": 550,  # + Retry-After, backoff
     "crawlforge.middlewares.verdict.VerdictMiddleware": 570,
     "crawlforge.middlewares.charset.CharsetMiddleware": 585,
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
@@ -69,6 +86,7 @@ ITEM_PIPELINES = {
     "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
     "crawlforge.pipelines.highlights.HighlightsPipeline": 400,  # needs a query
     "crawlforge.pipelines.structure.StructurePipeline": 450,
+    "crawlforge.incremental.SkipUnchangedPipeline": 460,  # CRAWLFORGE_SKIP_UNCHANGED only
     "crawlforge.pipelines.llm.LlmPipeline": 500,  # needs a schema and a model server
     "crawlforge.pipelines.validation.ValidationPipeline": 900,
     "crawlforge.pipelines.documents.DocumentsPipeline": 950,
@@ -138,3 +156,13 @@ CRAWLFORGE_LLM_TOKEN_BUDGET = 8000  # markdown tokens per call; longer pages are
 CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
 CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call
 CRAWLFORGE_LLM_CONCURRENCY = 2  # model calls in flight at once
+
+# Harvesting: Redis URL of a distributed crawl's shared frontier (empty: this process only),
+# and its scrapy-redis queue class (PriorityQueue, FifoQueue or LifoQueue).
+CRAWLFORGE_REDIS_URL = ""
+CRAWLFORGE_REDIS_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
+# 429/503 are retried after Retry-After (capped), else after this base doubled per attempt.
+CRAWLFORGE_RETRY_BACKOFF_BASE = 2.0
+CRAWLFORGE_RETRY_AFTER_MAX = 120.0
+# Drop pages whose content is unchanged since CRAWLFORGE_BASELINE (`-a since=FEED -a skip_unchanged=1`).
+CRAWLFORGE_SKIP_UNCHANGED = False

@@ -12,6 +12,7 @@ from lxml.etree import XMLSyntaxError
 from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
+from crawlforge.incremental import apply_spider_args
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 
 XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
@@ -87,18 +88,30 @@ class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
     skips entries last modified before that day."""
 
     name = "sitemap"
+    allow_no_urls = True  # seeds may come from Redis instead: checked in from_crawler
 
     def __init__(self, lastmod_after: str | None = None, **kwargs):
         super().__init__(**kwargs)
         self.lastmod_after = lastmod_after
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
 
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        if not spider.start_urls and not crawler.settings.get("CRAWLFORGE_REDIS_URL"):
+            raise ValueError("sitemap: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
+        apply_spider_args(spider, crawler.settings)
+        return spider
+
     async def start(self):
         for url in self.start_urls:
-            if re.search(r"\.xml(\.gz)?$", urlparse(url).path):
-                yield scrapy.Request(url, callback=self._parse_sitemap)
-            else:
-                yield self.sitemap_discovery_request(url)
+            yield self.seed_request(url)
+
+    def seed_request(self, url: str) -> scrapy.Request:
+        """A sitemap (``.xml``, ``.xml.gz``) is read as one; a site is asked for its sitemaps."""
+        if re.search(r"\.xml(\.gz)?$", urlparse(url).path):
+            return scrapy.Request(url, callback=self._parse_sitemap)
+        return self.sitemap_discovery_request(url)
 
     def parse(self, response):
         if not is_html(response):

@@ -1,0 +1,13 @@
+"""Distributed crawling: the frontier (queue and seen set) lives in Redis through scrapy-redis,
+so any number of worker processes share one crawl. ``CRAWLFORGE_REDIS_URL`` switches it on."""
+
+SEEDS_KEY = "%(name)s:start_urls"  # scrapy-redis' REDIS_START_URLS_KEY default
+QUEUE_KEY = "%(spider)s:requests"
+DUPEFILTER_KEY = "%(spider)s:dupefilter"
+
+
+def redis_keys(spider_name: str) -> dict[str, str]:
+    """The Redis keys a crawl of ``spider_name`` uses: seeds, request queue, seen set."""
+    return {"seeds": SEEDS_KEY % {"name": spider_name},
+            "queue": QUEUE_KEY % {"spider": spider_name},
+            "dupefilter": DUPEFILTER_KEY % {"spider": spider_name}}
