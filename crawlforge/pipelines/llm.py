@@ -11,7 +11,8 @@ from itemadapter import ItemAdapter
 from pydantic import BaseModel
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet.threads import deferToThread
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
 
 from crawlforge.llm import Client, extract
 
@@ -52,10 +53,19 @@ class LlmPipeline:
             "token_budget": settings.getint("CRAWLFORGE_LLM_TOKEN_BUDGET") or None,
         }
         self.stats = crawler.stats
+        # its own threads: slow model calls must not starve Scrapy's DNS lookups, which
+        # share the reactor's pool
+        self.pool = ThreadPool(1, max(1, settings.getint("CRAWLFORGE_LLM_CONCURRENCY")), "crawlforge-llm")
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
+
+    def open_spider(self):
+        self.pool.start()
+
+    def close_spider(self):
+        self.pool.stop()
 
     async def process_item(self, item):
         adapter = ItemAdapter(item)
@@ -63,10 +73,11 @@ class LlmPipeline:
         if not markdown.strip():
             self.stats.inc_value("llm/skipped/no_markdown")
             return item
+        from twisted.internet import reactor  # the installed one, looked up when running
+
         try:
-            # the SDK call blocks: run it in Twisted's thread pool, not on the reactor
-            result = await maybe_deferred_to_future(
-                deferToThread(extract, markdown, self.schema, client=self.client, **self.options))
+            result = await maybe_deferred_to_future(deferToThreadPool(
+                reactor, self.pool, extract, markdown, self.schema, client=self.client, **self.options))
         except Exception as error:  # a bug or a broken schema must not lose the page
             logger.exception("LLM extraction crashed for %s", adapter.get("url"))
             adapter["llm_errors"] = [{"path": "", "message": f"{type(error).__name__}: {error}", "type": "exception"}]
