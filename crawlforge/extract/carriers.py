@@ -12,14 +12,15 @@ import re
 
 from crawlforge.extract.jsjson import loads
 
-SCRIPT_RE = re.compile(r"<script\b([^>]*)>([\s\S]*?)</script\s*>", re.I)
+_SCRIPT_OPEN_RE = re.compile(r"<script\b([^>]*)>", re.I)
+_SCRIPT_CLOSE_RE = re.compile(r"</script\s*>", re.I)
 HTML_COMMENT_RE = re.compile(r"<!--[\s\S]*?-->")
 _DATA_ATTR_RE = re.compile(r"""\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I | re.A)
 _TAG_OR_DATA_ATTR_RE = re.compile(
     r"""<([a-zA-Z][\w:-]*)|\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.A
 )
 _TAG_ATTR_RE = re.compile(r"""\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
-_BRACKET_TOKEN_RE = re.compile(r"""[{}\[\]]|"(?:[^"\\]|\\[\s\S])*"?|'(?:[^'\\]|\\[\s\S])*'?""")
+_BRACKET_TOKEN_RE = re.compile(r"""[{}\[\]]|"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|'[^'\\]*(?:\\[\s\S][^'\\]*)*'?""")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z0-9]+;?)")
 
 MAX_JSON_ATTRIBUTES = 50
@@ -31,6 +32,24 @@ _META_VAR_RE = re.compile(r"\bvar\s+meta\s*=\s*", re.A)
 _META_ASSIGN_RE = re.compile(r"ShopifyAnalytics\.meta\s*=\s*(?=\{)")
 _META_CURRENCY_RE = re.compile(r"""ShopifyAnalytics\.meta\.currency\s*=\s*(["'])([A-Za-z]{3})\1""")
 _ATTR_PATTERNS = {}
+
+
+def iter_scripts(html_text):
+    """(attributes, body) of each `<script ...>body</script>`, in document order.
+
+    A body ends at the first `</script` (as in every HTML parser). Two plain
+    searches per script instead of one lazy regex, which crawls on 10 MB bodies.
+    """
+    position = 0
+    while True:
+        opening = _SCRIPT_OPEN_RE.search(html_text, position)
+        if not opening:
+            return
+        closing = _SCRIPT_CLOSE_RE.search(html_text, opening.end())
+        if not closing:
+            return
+        yield opening.group(1), html_text[opening.end():closing.start()]
+        position = closing.end()
 
 
 def strip_comments(text):
@@ -116,9 +135,9 @@ def read_inertia_page(html_text):
     if not isinstance(html_text, str):
         return None
     doc = strip_comments(html_text)
-    for match in SCRIPT_RE.finditer(doc):
-        if is_inertia_page_script(match.group(1)):
-            parsed = _parse_json(match.group(2))
+    for attrs, body in iter_scripts(doc):
+        if is_inertia_page_script(attrs):
+            parsed = _parse_json(body)
             if isinstance(parsed, dict):
                 return {"value": parsed, "warnings": []}
             return {"value": None, "warnings": [
@@ -194,13 +213,13 @@ def read_shopify(html_text):
     if warning:
         warnings.append(warning)
     product_json, blocks = [], 0
-    for match in SCRIPT_RE.finditer(doc):
-        if not is_shopify_product_json_script(match.group(1)):
+    for attrs, body in iter_scripts(doc):
+        if not is_shopify_product_json_script(attrs):
             continue
         blocks += 1
         if len(product_json) >= MAX_PRODUCT_JSON_BLOCKS:
             continue
-        parsed = _parse_json(match.group(2))
+        parsed = _parse_json(body)
         if isinstance(parsed, (dict, list)):
             product_json.append(parsed)
         else:
@@ -244,6 +263,8 @@ def read_json_attributes(html_text, min_bytes=2048):
         return []
     doc = strip_comments(html_text)
     out, tag, tag_start = [], None, -1
+    if "data-" not in doc:
+        return out
     for match in _TAG_OR_DATA_ATTR_RE.finditer(doc):
         if len(out) >= MAX_JSON_ATTRIBUTES:
             break

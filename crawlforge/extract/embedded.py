@@ -10,7 +10,7 @@ DOM, never eval, never truncated. See templates.md §5.3 for the order of source
 import re
 
 from crawlforge.extract import carriers
-from crawlforge.extract.carriers import SCRIPT_RE, read_attribute, read_bracketed_literal, strip_comments
+from crawlforge.extract.carriers import iter_scripts, read_attribute, read_bracketed_literal, strip_comments
 from crawlforge.extract.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
 from crawlforge.extract.framework_data import decode_nuxt_data, read_sveltekit_data
 from crawlforge.extract.jsjson import byte_size, loads
@@ -45,7 +45,7 @@ STATE_VARIABLES = (
 )
 
 _NEXT_F_PUSH_RE = re.compile(r"self\.__next_f\.push\(\s*\[\s*1\s*,\s*")
-_JSON_STRING_RE = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
+_JSON_STRING_RE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
 _APOLLO_TRANSPORT_RE = re.compile(
     r"""Symbol\.for\(\s*["']ApolloSSRDataTransport["']\s*\)\s*\]\s*\?\?=\s*\[\s*\]\s*\)\s*\.push\(\s*"""
 )
@@ -159,8 +159,7 @@ class _State:
 
 
 def _json_scripts(state, html, raw):
-    for match in SCRIPT_RE.finditer(html):
-        attrs, body = match.group(1), match.group(2)
+    for attrs, body in iter_scripts(html):
         script_type = (read_attribute(attrs, "type") or "").lower()
         if script_type not in _JSON_SCRIPT_TYPES:
             continue
