@@ -24,12 +24,12 @@ _STRONG_NEGATIVE = re.compile(
     r"(?:^|[^a-z])(?:comment|disqus|share|sharing|social|related|recommend|newsletter|subscri|"
     r"cookie|consent|gdpr|breadcrumb|sidebar|promo|sponsor|advert|ads?(?:$|[^a-z])|adv(?:$|[^a-z])|"
     r"adsense|adslot|anzeige|werbung|reklama|outbrain|taboola|plista|paywall|author|byline|"
-    r"sabox|sharedaddy)"
+    r"sabox|sharedaddy|caption|credit|copyright|disclaimer|affiliate|donat|rating)"
 )
 _NEGATIVE = re.compile(
     r"(?:^|[^a-z])(?:popup|modal|overlay|signup|login|pagination|pager|navbar|navigation|nav|"
     r"menu|masthead|footer|toolbar|tags|tagcloud|taglist|skip|trending|popular|mostread|"
-    r"most-read|teaser|rating|reactions?|dateline|credits?|copyright|caption|"
+    r"most-read|teasers?|reactions?|dateline|"
     r"visually-hidden|sr-only|screen-reader-text)(?:$|[^a-z])"
 )
 _POSITIVE = re.compile(
@@ -63,22 +63,24 @@ def prune(tree: LexborHTMLParser) -> None:
 
 
 def _boilerplate(body) -> list:
-    """Nodes whose class/id names say chrome. A name that also says content (`entry share`)
-    condemns the node only when it holds little of the page's text."""
-    found, mixed = [], []
+    """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
+    half of it for a chrome name, 30 % when the name also says content (`entry share`)."""
+    found, large = [], []
     for node in body.traverse():
+        if node.tag in _HEADINGS:
+            continue
         attrs = node.attributes
         hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
         if len(hint) < 3:
             continue
         positive = _POSITIVE.search(hint)
         if _STRONG_NEGATIVE.search(hint):
-            (mixed if positive else found).append(node)
-        elif not positive and _NEGATIVE.search(hint):
+            large.append((node, 0.3 if positive else float(os.environ.get("SG", 0.5))))
+        elif not positive and node.tag != "p" and _NEGATIVE.search(hint):
             found.append(node)
-    if mixed:
-        limit = len(body.text(deep=True, strip=True)) * 0.3
-        found += [node for node in mixed if len(node.text(deep=True, strip=True)) < limit]
+    if large:
+        total = len(body.text(deep=True, strip=True))
+        found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
     return found
 
 
