@@ -33,8 +33,9 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 REMOTE_CONTROL_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 
-# DEBUG would log every exported item in full
+# DEBUG would log every exported item; the formatter names items by URL anyway
 LOG_LEVEL = "INFO"
+LOG_FORMATTER = "crawlforge.logformatter.CrawlforgeLogFormatter"
 
 FEED_EXPORT_ENCODING = "utf-8"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
@@ -156,6 +157,7 @@ CRAWLFORGE_LLM_TOKEN_BUDGET = 8000  # markdown tokens per call; longer pages are
 CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
 CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call
 CRAWLFORGE_LLM_CONCURRENCY = 2  # model calls in flight at once
+CRAWLFORGE_LLM_MAX_RETRIES = 2  # retries of a failed call (connection errors, 429, 5xx)
 
 # Harvesting: Redis URL of a distributed crawl's shared frontier (empty: this process only),
 # and its scrapy-redis queue class (PriorityQueue, FifoQueue or LifoQueue).
