@@ -89,7 +89,8 @@ def test_crawl_with_self_correction_recovers_the_bad_item(crawl, fixture_server,
 def test_unreachable_model_server_is_recorded_on_the_item_not_a_crash(crawl, fixture_server, replay):
     url = fixture_server.url("llm/pages/" + HAPPYCOFFEE)
     replay.stop()  # nothing listens there any more
-    result = crawl("site", args={"url": url, "follow": "0"}, settings=_crawl_settings(replay))
+    result = crawl("site", args={"url": url, "follow": "0"},
+                   settings=_crawl_settings(replay, CRAWLFORGE_LLM_MAX_RETRIES="0"))
     item = result.items[0]
     assert item["llm_data"] is None
     assert item["llm_errors"][0]["type"] == "request"

@@ -1,12 +1,14 @@
 """The structure pipeline in a real crawl: run twice against the fixture server with one
 page's layout changed in between; only that page is reported as structurally changed."""
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 from scrapy.utils.test import get_crawler
 
+from crawlforge.extract.structure import structure_signature
 from crawlforge.pipelines.structure import StructurePipeline, content_hash, read_baseline
 
 STRUCTURE = Path(__file__).resolve().parent.parent / "fixtures" / "structure"
@@ -69,15 +71,19 @@ def test_second_crawl_reports_only_the_redesigned_page(crawl, make_server, tmp_p
     assert "Structure changed: " + changed in second.log
 
 
-def test_alert_threshold_is_a_setting(crawl, make_server, tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    shutil.copyfile(STRUCTURE / "dw.com.colonial.html", site / "page.html")
-    server = make_server(site)
-    args = {"url": server.url("page.html"), "follow": "0"}
-    first = crawl("site", args=args)
-    shutil.copyfile(STRUCTURE / "dw.com.uncork.html", site / "page.html")  # same site, another article
-    second = crawl("site", args=args, settings={"CRAWLFORGE_BASELINE": str(first.workdir / "items.jsonl"),
-                                               "CRAWLFORGE_STRUCTURE_ALERT": "0.9"})
-    assert second.items[0]["structure_similarity"] == pytest.approx(0.862, abs=0.001)
-    assert second.stats["structure/changed"] == 1
+def test_alert_threshold_is_a_setting(tmp_path):
+    # same site, another article: 0.862 similar, a change only under a stricter threshold
+    feed = tmp_path / "baseline.jsonl"
+    html = (STRUCTURE / "dw.com.colonial.html").read_bytes().decode("utf-8")
+    feed.write_text(json.dumps({"url": "http://a/", "structure_signature": structure_signature(html)}) + "\n")
+    crawler = get_crawler(settings_dict={"CRAWLFORGE_BASELINE": str(feed), "CRAWLFORGE_STRUCTURE_ALERT": 0.9})
+    crawler.stats.open_spider()
+    item = {"url": "http://a/", "html": (STRUCTURE / "dw.com.uncork.html").read_bytes().decode("utf-8"),
+            "markdown": "x"}
+    pipeline = StructurePipeline.from_crawler(crawler)
+    pipeline.process_item(item)
+    pipeline.close_spider()
+    assert item["structure_similarity"] == pytest.approx(0.862, abs=0.001)
+    assert item["content_changed"] is None  # the baseline record has no content hash
+    assert crawler.stats.get_value("structure/changed") == 1
+    assert crawler.stats.get_value("structure/missing") == 0

@@ -46,6 +46,7 @@ class LlmPipeline:
             json_mode=settings.getbool("CRAWLFORGE_LLM_JSON_MODE"),
             max_tokens=settings.getint("CRAWLFORGE_LLM_MAX_TOKENS") or None,
             timeout=settings.getfloat("CRAWLFORGE_LLM_TIMEOUT"),
+            max_retries=settings.getint("CRAWLFORGE_LLM_MAX_RETRIES"),
         )
         self.options = {
             "instructions": settings.get("CRAWLFORGE_LLM_INSTRUCTIONS") or None,
