@@ -26,7 +26,7 @@ def test_every_unit_is_a_verbatim_slice(name):
     markdown = _read(name)
     units = segment_units(markdown)
     _assert_verbatim(markdown, units)
-    _assert_verbatim(markdown, rank_units(units, "price per month", max_units=100) or units)
+    assert len({u["offset"] for u in units}) == len(units)
 
 
 def test_pricing_enterprise_query_ranks_enterprise_sentence_then_price_row():

@@ -28,7 +28,7 @@ def structure_signature(html: str, root: str | None = None) -> dict:
     tags: set[str] = set()
     if start is not None:
         for node, level in _descendants(start, depth):
-            tags.add(node.tag.lower())
+            tags.add(node.tag)
             counts[level] += 1
     return {"tags": sorted(tags), "depths": {str(k): counts[k] for k in sorted(counts)}}
 
