@@ -43,11 +43,11 @@ def main() -> int:
     finally:
         server.stop()
     crawl_stats = json.loads(stats.read_text()) if stats.exists() else {}
-    pages = crawl_stats.get("response_received_count", 0)
+    pages = crawl_stats.get("ledger/requested", 0)
     print(f"\nItems:     {items}")
     print(f"Errors:    {errors}")
     print(f"Documents: {OUTPUT / 'documents'}/")
-    print(f"Summary: {pages} pages fetched, {count_lines(items)} items, {count_lines(errors)} errors")
+    print(f"Summary: {pages} pages requested, {count_lines(items)} items, {count_lines(errors)} errors")
     return process.returncode or (0 if count_lines(items) else 1)
 
 
