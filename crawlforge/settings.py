@@ -63,11 +63,14 @@ SPIDER_MIDDLEWARES = {
 DOWNLOADER_MIDDLEWARES = {
     "crawlforge.middlewares.ledger.LedgerMiddleware": 10,
     "crawlforge.middlewares.ssrf.SsrfGuardMiddleware": 60,
-    # Scrapy's RobotsTxtMiddleware (Protego) at 100 decides allow/deny; this adds Crawl-delay.
+    # Scrapy's RobotsTxtMiddleware (Protego), fixed for concurrent requests, and Crawl-delay.
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "crawlforge.middlewares.robotstxt.RobotsTxtMiddleware": 100,
     "crawlforge.middlewares.robotstxt.CrawlDelayMiddleware": 110,
     "crawlforge.middlewares.sizecap.SizeCapMiddleware": 120,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawlforge.middlewares.retry_after.RetryAfterMiddleware": 550,  # + Retry-After, backoff
+    "crawlforge.middlewares.render.RenderMiddleware": 565,  # after the verdict: JS shells -> browser
     "crawlforge.middlewares.verdict.VerdictMiddleware": 570,
     "crawlforge.middlewares.charset.CharsetMiddleware": 585,
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
@@ -75,6 +78,14 @@ DOWNLOADER_MIDDLEWARES = {
 }
 # Names are resolved by a resolver that refuses private answers (DNS rebinding; SSRF guard).
 TWISTED_DNS_RESOLVER = "crawlforge.middlewares.ssrf.GuardedResolver"
+
+# The browser (README "Rendering"): loads scrapy-playwright only when pages can be rendered.
+ADDONS = {
+    "crawlforge.browser.addon.BrowserAddon": 100,
+}
+# scrapy-playwright's bounds: one browser context of at most this many pages at once.
+PLAYWRIGHT_MAX_CONTEXTS = 1
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 
 EXTENSIONS = {
     "crawlforge.extensions.ledger.UrlLedger": 500,
@@ -131,6 +142,25 @@ CRAWLFORGE_CHARSET_ENABLED = True
 CRAWLFORGE_VERDICT_ENABLED = True
 CRAWLFORGE_VERDICT_DROP_ERROR_PAGES = True
 CRAWLFORGE_BROWSER_RETRY_BLOCKED = False
+# Rendering: never, auto (a page is re-requested once through the browser when its plain
+# response is an empty JS shell or a challenge page) or always (`-a render=`).
+CRAWLFORGE_RENDER = "auto"
+# Chromium executable (empty: Debian's /usr/lib/chromium/chromium, /usr/bin/chromium, or PATH).
+CRAWLFORGE_CHROMIUM_PATH = ""
+# Wait for this CSS selector after load (`-a wait_for=`); empty: wait for network idle.
+CRAWLFORGE_RENDER_WAIT_FOR = ""
+CRAWLFORGE_RENDER_TIMEOUT = 30.0  # seconds per rendered page (navigation, then the wait)
+# Requests a rendered page makes that are aborted: these resource types (add "stylesheet" to
+# skip CSS too) and these hosts with their subdomains (ads, trackers).
+CRAWLFORGE_BROWSER_BLOCK_RESOURCES = ["image", "media", "font"]
+CRAWLFORGE_BROWSER_BLOCK_HOSTS = [
+    "doubleclick.net", "googlesyndication.com", "googletagmanager.com", "google-analytics.com",
+    "googleadservices.com", "adservice.google.com", "connect.facebook.net", "amazon-adsystem.com",
+    "adnxs.com", "criteo.com", "taboola.com", "outbrain.com", "scorecardresearch.com",
+    "hotjar.com", "segment.io", "quantserve.com", "moatads.com", "pubmatic.com", "rubiconproject.com",
+]
+# Restart the browser after this many pages, so leaks cannot grow with the crawl (0: never).
+CRAWLFORGE_BROWSER_RESTART_PAGES = 200
 # Default page limit and link depth of the `site` spider (0: no limit).
 CRAWLFORGE_MAX_PAGES = 0
 CRAWLFORGE_MAX_DEPTH = 0
@@ -151,7 +181,7 @@ CRAWLFORGE_LLM_BASE_URL = ""  # any OpenAI-compatible server, e.g. http://127.0.
 CRAWLFORGE_LLM_MODEL = ""
 CRAWLFORGE_LLM_API_KEY_ENV = "OPENAI_API_KEY"  # name of the variable holding the key
 CRAWLFORGE_LLM_INSTRUCTIONS = ""  # extra instructions added to the prompt
-CRAWLFORGE_LLM_JSON_MODE = True  # ask for a JSON object (falls back if the server refuses)
+CRAWLFORGE_LLM_JSON_MODE = True  # JSON object mode; "schema": structured output; falls back if refused
 CRAWLFORGE_LLM_SELF_CORRECT = False  # one more call sending the validation errors back
 CRAWLFORGE_LLM_TOKEN_BUDGET = 8000  # markdown tokens per call; longer pages are split on headings
 CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)

@@ -8,19 +8,24 @@ middleware's generic reasons (``dns``, ``timeout``...) fill in where no componen
 
 from __future__ import annotations
 
+from scrapy import exceptions as scrapy_errors
 from scrapy.exceptions import IgnoreRequest
 from twisted.internet import error as net
 from twisted.web.client import ResponseFailed, ResponseNeverReceived
 
 from crawlforge import signals
 
-# (exception types, reason) in the order they are tried.
+# (exception types, reason) in the order they are tried: Scrapy's own download errors, then
+# the Twisted ones they wrap in some handlers.
 FAILURE_REASONS = (
-    ((net.DNSLookupError,), "dns"),
-    ((net.TimeoutError, net.TCPTimedOutError), "timeout"),
-    ((net.ConnectionRefusedError,), "connection_refused"),
-    ((net.ConnectionLost, net.ConnectionDone, ResponseFailed, ResponseNeverReceived, net.ConnectError),
-     "connection"),
+    ((scrapy_errors.CannotResolveHostError, net.DNSLookupError), "dns"),
+    ((scrapy_errors.DownloadTimeoutError, net.TimeoutError, net.TCPTimedOutError), "timeout"),
+    ((scrapy_errors.DownloadConnectionRefusedError, net.ConnectionRefusedError), "connection_refused"),
+    ((scrapy_errors.ResponseDataLossError,), "data_loss"),
+    ((scrapy_errors.DownloadCancelledError,), "cancelled"),
+    ((scrapy_errors.UnsupportedURLSchemeError,), "unsupported_scheme"),
+    ((scrapy_errors.DownloadFailedError, net.ConnectionLost, net.ConnectionDone, ResponseFailed,
+      ResponseNeverReceived, net.ConnectError), "connection"),
 )
 IGNORED_REASONS = {"Forbidden by robots.txt": ("robots", "robots_denied")}
 

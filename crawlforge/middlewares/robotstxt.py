@@ -1,4 +1,10 @@
-"""Crawl-delay: what Scrapy's RobotsTxtMiddleware (Protego) parses but does not honour.
+"""robots.txt: Scrapy's RobotsTxtMiddleware (Protego), made to hold for concurrent requests, and
+the Crawl-delay it parses but does not honour.
+
+Scrapy 2.19 makes every request to a host wait on one Deferred for its robots.txt; under the
+asyncio reactor each wait converts that Deferred to a Future, which consumes its result, so from
+the second waiter on the parser arrives as None and the request is let through unchecked. Our
+``RobotsTxtMiddleware`` gives each waiter a Deferred of its own.
 
 When a robots.txt is parsed (Scrapy's ``robots_parsed`` signal) its ``Crawl-delay`` for our user
 agent becomes the least delay of that host's download slot, capped by
@@ -14,11 +20,32 @@ from __future__ import annotations
 import logging
 
 from scrapy import signals
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
 META_KEY = "crawlforge_crawl_delay"
+
+
+class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
+    """Scrapy's, with each request waiting for the host's robots.txt on a Deferred of its own."""
+
+    async def robot_parser(self, request):
+        pending = self._parsers.get(urlparse_cached(request).netloc)
+        if not isinstance(pending, Deferred):
+            return await super().robot_parser(request)
+        waiter = Deferred()
+        pending.addBoth(_pass_on, waiter)
+        return await maybe_deferred_to_future(waiter)
+
+
+def _pass_on(result, waiter: Deferred):
+    """Fire ``waiter`` with the result and keep it in the chain for the next waiter."""
+    waiter.callback(result)
+    return result
 
 
 class CrawlDelayMiddleware:
