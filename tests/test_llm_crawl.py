@@ -8,7 +8,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from crawlforge.llm.schemas import ProductList
-from crawlforge.pipelines.llm import LlmPipeline, load_schema
+from crawlforge.pipelines.llm import LlmPipeline, json_mode_setting, load_schema
 from crawlforge.testing.llm_server import ReplayServer, load_recordings
 
 LLM = Path(__file__).resolve().parent.parent / "fixtures" / "llm"
@@ -28,6 +28,10 @@ def test_schema_is_loaded_from_module_colon_name_or_dotted_path():
     assert load_schema("crawlforge.llm.schemas.ProductList") is ProductList
     with pytest.raises(ValueError):
         load_schema("crawlforge.llm.schemas:Field")
+
+
+def test_json_mode_setting_reads_schema_or_a_boolean():
+    assert [json_mode_setting(v) for v in (True, "False", "schema", "1", "0")] == [True, False, "schema", True, False]
 
 
 def test_pipeline_is_off_without_a_schema_and_without_a_server():

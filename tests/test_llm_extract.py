@@ -81,7 +81,17 @@ def test_server_without_json_mode_gets_plain_requests_and_fenced_answer_is_repai
         {"name": "Happy Coffee SIDAMO Bio Bohnen", "description": None, "price": 27.9, "currency": "EUR"}]}
     assert result.usage["repairs"] == 1 and result.usage["calls"] == 1
     assert ["response_format" in r for r in server.requests] == [True, False]
-    assert client.json_mode is False  # remembered: the next page asks plainly at once
+    assert client.json_mode is None  # remembered: the next page asks plainly at once
+
+
+def test_structured_output_mode_sends_the_schema_and_steps_down_when_refused(replay):
+    server = replay(json_mode=False)
+    client = Client(server.url, "replay-model", json_mode="schema")
+    result = extract(page_markdown("happycoffee"), ProductList, client=client)
+    assert result.data["products"][0]["price"] == 27.9
+    formats = [r.get("response_format", {}).get("type") for r in server.requests]
+    assert formats == ["json_schema", "json_object", None]
+    assert server.requests[0]["response_format"]["json_schema"]["schema"] == ProductList.model_json_schema()
 
 
 def test_api_key_is_read_from_the_named_environment_variable(replay, monkeypatch):
@@ -113,7 +123,7 @@ class ScriptedClient:
         self.answers = answers
         self.prompts: list[str] = []
 
-    def complete(self, messages):
+    def complete(self, messages, json_schema=None):
         prompt = messages[-1]["content"]
         self.prompts.append(prompt)
         text = next(answer for key, answer in self.answers.items() if key in prompt)

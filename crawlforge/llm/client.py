@@ -24,10 +24,11 @@ class Client:
     """``Client(base_url, model, api_key=None, **options)``.
 
     Options: ``api_key_env`` (read the key from this environment variable when
-    ``api_key`` is None), ``json_mode`` (default True: ask for a JSON object and fall
-    back to plain text once if the server rejects ``response_format``),
-    ``temperature`` (default 0), ``max_tokens``, ``timeout`` (seconds, default 120),
-    ``max_retries`` (the SDK's, default 2).
+    ``api_key`` is None); ``json_mode``: True (default) asks for a JSON object,
+    ``"schema"`` for structured output against the schema (vLLM, Ollama, OpenAI), False
+    for neither; a server that rejects the request format gets the next weaker one, and
+    the client remembers. ``temperature`` (default 0), ``max_tokens``, ``timeout``
+    (seconds, default 120), ``max_retries`` (the SDK's, default 2).
     """
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None, **options):
@@ -35,7 +36,8 @@ class Client:
         if api_key is None and api_key_env:
             api_key = os.environ.get(api_key_env)
         self.model = model
-        self.json_mode = bool(options.pop("json_mode", True))
+        json_mode = options.pop("json_mode", True)
+        self.json_mode: str | None = "schema" if json_mode == "schema" else ("object" if json_mode else None)
         self.temperature = options.pop("temperature", 0)
         self.max_tokens = options.pop("max_tokens", None)
         timeout = options.pop("timeout", 120)
@@ -45,17 +47,22 @@ class Client:
         self.sdk = openai.OpenAI(base_url=base_url, api_key=api_key or _NO_KEY,
                                  timeout=timeout, max_retries=max_retries)
 
-    def complete(self, messages: list[dict]) -> Completion:
+    def complete(self, messages: list[dict], json_schema: dict | None = None) -> Completion:
         """One chat completion; raises ``openai.OpenAIError`` on transport or API errors."""
         kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if self.max_tokens:
             kwargs["max_tokens"] = self.max_tokens
-        if self.json_mode:
+        while (response_format := self._response_format(json_schema)) is not None:
             try:
-                return self._create(**kwargs, response_format={"type": "json_object"})
+                return self._create(**kwargs, response_format=response_format)
             except openai.BadRequestError:
-                self.json_mode = False  # this server has no JSON mode: ask for plain text
+                self.json_mode = "object" if self.json_mode == "schema" else None
         return self._create(**kwargs)
+
+    def _response_format(self, json_schema: dict | None) -> dict | None:
+        if self.json_mode == "schema" and json_schema:
+            return {"type": "json_schema", "json_schema": {"name": "extraction", "schema": json_schema}}
+        return {"type": "json_object"} if self.json_mode else None
 
     def _create(self, **kwargs) -> Completion:
         response = self.sdk.chat.completions.create(**kwargs)

@@ -64,7 +64,7 @@ def _extract_piece(markdown, schema, client, instructions, self_correct) -> Extr
 def _ask(messages, schema, client, result: ExtractionResult) -> tuple[Validation, str] | None:
     """One call, parsed and validated, with the answer's text; usage lands on ``result``."""
     try:
-        completion = client.complete(messages)
+        completion = client.complete(messages, json_schema=schema.model_json_schema())
     except openai.OpenAIError as error:
         result.errors = [{"path": "", "message": f"{type(error).__name__}: {error}", "type": "request"}]
         return None

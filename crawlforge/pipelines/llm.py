@@ -28,6 +28,13 @@ def load_schema(spec: str) -> type[BaseModel]:
     return schema
 
 
+def json_mode_setting(value) -> bool | str:
+    """``schema`` for structured output, else a boolean as Scrapy reads one."""
+    if str(value).strip().lower() == "schema":
+        return "schema"
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
 class LlmPipeline:
     def __init__(self, crawler):
         settings = crawler.settings
@@ -43,7 +50,7 @@ class LlmPipeline:
         self.client = Client(
             base_url, model,
             api_key_env=settings.get("CRAWLFORGE_LLM_API_KEY_ENV") or None,
-            json_mode=settings.getbool("CRAWLFORGE_LLM_JSON_MODE"),
+            json_mode=json_mode_setting(settings.get("CRAWLFORGE_LLM_JSON_MODE")),
             max_tokens=settings.getint("CRAWLFORGE_LLM_MAX_TOKENS") or None,
             timeout=settings.getfloat("CRAWLFORGE_LLM_TIMEOUT"),
             max_retries=settings.getint("CRAWLFORGE_LLM_MAX_RETRIES"),
