@@ -6,8 +6,8 @@ widened to its related siblings, is the main content. Pruning before scoring use
 own words (semantic tags, class and id names) for navigation, comments, share bars and the like.
 """
 
-import os
 import re
+from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -20,33 +20,50 @@ BLOCK_TAGS = frozenset("""address article aside blockquote body center dd detail
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
 section summary table tbody td tfoot th thead tr ul""".split())
 
-_STRONG_NEGATIVE = re.compile(
-    r"(?:^|[^a-z])(?:comment|disqus|share|sharing|social|related|recommend|newsletter|subscri|"
-    r"cookie|consent|gdpr|breadcrumb|sidebar|promo|sponsor|advert|ads?(?:$|[^a-z])|adv(?:$|[^a-z])|"
-    r"adsense|adslot|anzeige|werbung|reklama|outbrain|taboola|plista|paywall|author|byline|"
-    r"sabox|sharedaddy|caption|credit|copyright|disclaimer|affiliate|donat|rating)"
+_STRONG_PREFIXES = (
+    "comment", "disqus", "share", "sharing", "social", "related", "recommend", "newsletter",
+    "subscri", "cookie", "consent", "gdpr", "breadcrumb", "sidebar", "promo", "sponsor", "advert",
+    "adsense", "adslot", "anzeige", "werbung", "reklama", "outbrain", "taboola", "plista", "paywall",
+    "author", "byline", "sabox", "caption", "credit", "copyright", "disclaimer", "affiliate",
+    "donat", "rating",
 )
-_NEGATIVE = re.compile(
-    r"(?:^|[^a-z])(?:popup|modal|overlay|signup|login|pagination|pager|navbar|navigation|nav|"
-    r"menu|masthead|footer|toolbar|tags|tagcloud|taglist|skip|trending|popular|mostread|"
-    r"most-read|teasers?|reactions?|dateline|"
-    r"visually-hidden|sr-only|screen-reader-text)(?:$|[^a-z])"
-)
-_POSITIVE = re.compile(
-    r"(?:^|[^a-z])(?:article|body|content|entry|hentry|main|post|story|text|blog|prose|markdown|"
-    r"rich-?text)"
-)
+"""Class/id word beginnings that mark chrome even next to a content word."""
+_STRONG_WORDS = frozenset({"ad", "ads", "adv"})
+_WEAK_WORDS = frozenset("""popup modal overlay signup login pagination pager navbar navigation nav
+menu masthead footer toolbar tags tagcloud taglist skip trending popular mostread teaser teasers
+reaction reactions dateline""".split())
+"""Whole class/id words that mark chrome unless a content word is there too."""
+_WEAK_PHRASES = ("visually-hidden", "sr-only", "screen-reader", "most-read")
+_POSITIVE_PREFIXES = ("article", "body", "content", "entry", "hentry", "main", "post", "story",
+                      "text", "blog", "prose", "markdown", "rich")
+_WORD = re.compile(r"[a-z]+")
+
+
+def hint_words(node) -> tuple[bool, bool, bool]:
+    """(strong chrome, weak chrome, content) as said by the node's class and id words."""
+    attrs = node.attributes
+    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+
+
+@lru_cache(maxsize=8192)
+def _classify(hint: str) -> tuple[bool, bool, bool]:
+    hint = hint.lower()
+    strong = weak = positive = False
+    for word in _WORD.findall(hint):
+        strong = strong or word.startswith(_STRONG_PREFIXES) or word in _STRONG_WORDS
+        weak = weak or word in _WEAK_WORDS
+        positive = positive or word.startswith(_POSITIVE_PREFIXES)
+    weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
+    return strong, weak, positive
+
+
 _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 
 
 def hint_weight(node) -> int:
     """+25/-25 from class and id words, as readability does."""
-    attrs = node.attributes
-    hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
-    if not hint.strip():
-        return 0
-    negative = _STRONG_NEGATIVE.search(hint) or _NEGATIVE.search(hint)
-    return (25 if _POSITIVE.search(hint) else 0) - (25 if negative else 0)
+    strong, weak, positive = hint_words(node)
+    return (25 if positive else 0) - (25 if strong or weak else 0)
 
 
 def prune(tree: LexborHTMLParser) -> None:
@@ -66,17 +83,13 @@ def _boilerplate(body) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name, 30 % when the name also says content (`entry share`)."""
     found, large = [], []
-    for node in body.traverse():
-        if node.tag in _HEADINGS:
+    for node in body.css("[class], [id]"):
+        strong, weak, positive = hint_words(node)
+        if not (strong or weak) or node.tag in _HEADINGS:
             continue
-        attrs = node.attributes
-        hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
-        if len(hint) < 3:
-            continue
-        positive = _POSITIVE.search(hint)
-        if _STRONG_NEGATIVE.search(hint):
-            large.append((node, 0.3 if positive else float(os.environ.get("SG", 0.5))))
-        elif not positive and node.tag != "p" and _NEGATIVE.search(hint):
+        if strong:
+            large.append((node, 0.3 if positive else 0.5))
+        elif not positive and node.tag != "p":
             found.append(node)
     if large:
         total = len(body.text(deep=True, strip=True))
@@ -217,7 +230,7 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
-_LINK_LINE = float(os.environ.get("LL", 0.7))
+_LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
 
 
 def subtree_text(blocks: dict, roots: list) -> dict:
@@ -294,10 +307,6 @@ def main_content(tree: LexborHTMLParser) -> list:
     return _cleaned(with_siblings(best, best_score, scores), blocks)
 
 
-import os
-_G, _L, _L2, _S = (float(x) for x in os.environ.get("W", "50,2,1,0.5").split(","))
-
-
 def widen(best, blocks: dict):
     """The ancestor of the best container (or itself) with the most prose net of chrome text.
 
@@ -312,10 +321,10 @@ def widen(best, blocks: dict):
         return best
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
     for block, size, links, _ in blocks.values():
-        if size >= _G and links <= size * 0.3:
-            value = size - _L * links
-        else:
-            value = -_L2 * size if links * 2 > size else -_S * size
+        if size >= 80 and links <= size * 0.3:  # a paragraph of prose
+            value = size - 3 * links
+        else:  # link lists count double against, short lines once
+            value = -2 * size if links * 2 > size else -size
         if block.tag in _HEADINGS:
             value = max(value, 0)
         while block is not None and block.mem_id not in gain:
