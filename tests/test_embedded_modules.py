@@ -173,3 +173,32 @@ def test_json_attributes_on_allbirds_carry_tag_and_size():
         ("div", "data-product-object", None), ("div", "data-colorway-variants", None)]
     assert attributes[0]["data"]["handle"] == "mens-cruiser-medium-grey"
     assert all(len(json.dumps(a["data"], ensure_ascii=False)) >= 2048 for a in attributes)
+
+
+def test_devalue_builtins_become_json_values():
+    payload = [
+        {"m": 1, "pairs": 4, "s": 7, "d": 10, "r": 11, "b": 12, "u": 13, "t": 14, "n": 16, "boxed": 18, "special": 19},
+        ["Map", 2, 3], "k", "v", ["Map", 5, 6], 1, "a", ["Set", 8, 9], 1, 2,
+        ["Date", "1970-01-01T00:00:00.000Z"], ["RegExp", "a", "g"], ["BigInt", "10"], ["URL", "https://x.test/"],
+        ["Uint8Array", 15], ["ArrayBuffer", "AQI="], ["null", "k", 17], 1, ["Object", 5], [-1, -3, -4, -6],
+    ]
+    assert decode_nuxt_data(payload) == {"value": {
+        "m": {"k": "v"}, "pairs": [[1, "a"]], "s": [1, 2], "d": "1970-01-01T00:00:00.000Z", "r": "/a/g", "b": "10",
+        "u": "https://x.test/", "t": [1, 2], "n": {"k": 1}, "boxed": 5, "special": [None, None, None, 0],
+    }, "warnings": []}
+
+
+def test_devalue_revivers_and_empty_refs():
+    assert decode_nuxt_data([{"a": 1, "b": 3, "c": 5, "d": 7}, ["EmptyRef", 2], "_", ["EmptyShallowRef", 4], "0n",
+                             ["EmptyRef", 6], '{"n":1}', ["EmptyShallowRef", 8], "not json"])["value"] == {
+        "a": None, "b": 0, "c": {"n": 1}, "d": "not json"}
+    assert decode_nuxt_data([["Reactive", 0]])["value"] is None  # a self-reviving reviver
+
+
+def test_devalue_exponential_sharing_is_bounded_and_depth_is_cut():
+    doubling = decode_nuxt_data([[i + 1, i + 1] for i in range(40)] + ["leaf"])
+    assert "output budget (5000000 units)" in doubling["warnings"][0]
+    assert '"$ref"' in json.dumps(doubling["value"])
+    deep = decode_nuxt_data([[i + 1] for i in range(1000)] + ["bottom"])
+    assert "bottom" not in json.dumps(deep["value"])
+    assert deep["warnings"] == ["Branches nested deeper than 512 levels were cut and read as null."]

@@ -266,14 +266,20 @@ def _child_path(path, key):
 
 
 class _JsonSafe:
-    """Write the decoded graph as a tree: cycles as {$ref: path}, bounded output."""
+    """Write the decoded graph as a tree: cycles as {$ref: path}, bounded output.
+
+    devalue shares repeated values by index, so one object may be written out
+    many times. A subtree converted without any $ref, cut or budget overrun is
+    remembered with its cost and height and reused (shared) when it fits again:
+    same output and same budget arithmetic as writing it out, in linear time.
+    """
 
     def __init__(self, warnings):
         self.warnings = warnings
         self.first_path = {}
         self.on_stack = set()
-        self.cost = 0
-        self.depth_cut = self.over_budget = False
+        self.done = {}  # id -> (result, cost of its contents, height)
+        self.cost = self.refs = self.deepest = self.cuts = self.overruns = 0
 
     def convert(self, value, path, depth):
         is_string = isinstance(value, str)
@@ -282,21 +288,39 @@ class _JsonSafe:
             return None
         is_object = isinstance(value, (dict, list, _Sparse))
         if is_object and id(value) in self.on_stack:
+            self.refs += 1
             return {"$ref": self.first_path[id(value)]}
         if self.cost > MAX_OUTPUT_COST:
-            self.over_budget = True
-            return {"$ref": self.first_path[id(value)]} if is_object and id(value) in self.first_path else None
+            self.overruns += 1
+            if is_object and id(value) in self.first_path:
+                self.refs += 1
+                return {"$ref": self.first_path[id(value)]}
+            return None
         if isinstance(value, float):
             return value if math.isfinite(value) else None
         if not is_object:
             return value if isinstance(value, (str, bool, int)) else None
         if depth > MAX_DEPTH:
-            self.depth_cut = True
+            self.cuts += 1
             return None
+        return self._object(value, path, depth)
+
+    def _object(self, value, path, depth):
+        known = self.done.get(id(value))
+        if known and self.cost + known[1] <= MAX_OUTPUT_COST and depth + known[2] <= MAX_DEPTH:
+            self.cost += known[1]
+            self.deepest = max(self.deepest, depth + known[2])
+            return known[0]
         self.first_path.setdefault(id(value), path)
         self.on_stack.add(id(value))
+        before = (self.cost, self.refs, self.cuts, self.overruns)
+        outer_deepest, self.deepest = self.deepest, depth
         result = self._container(value, path, depth + 1)
+        height = self.deepest - depth
+        self.deepest = max(outer_deepest, self.deepest)
         self.on_stack.discard(id(value))
+        if (self.refs, self.cuts, self.overruns) == before[1:]:
+            self.done[id(value)] = (result, self.cost - before[0], height)
         return result
 
     def _container(self, value, path, depth):
@@ -332,9 +356,9 @@ class _JsonSafe:
 
     def run(self, root):
         result = self.convert(root, "", 0)
-        if self.depth_cut:
+        if self.cuts:
             self.warnings.append(f"Branches nested deeper than {MAX_DEPTH} levels were cut and read as null.")
-        if self.over_budget:
+        if self.overruns:
             self.warnings.append(
                 f"The decoded payload passed its output budget ({MAX_OUTPUT_COST} units); past it, "
                 "repeated objects are written as { $ref } and other values as null."
