@@ -285,6 +285,7 @@ def test_min_score_and_max_units_clamping():
     assert len(rank_units(_CORPUS, "month support", max_units=2.9)) == 2
     assert len(rank_units(_CORPUS, "month support", max_units="lots")) == 3
     assert len(rank_units(_CORPUS, "month support", min_score="x")) == 3
+    assert len(rank_units(_CORPUS, "month support", min_score=-1)) == 3  # no zero scores
 
 
 def test_ranked_units_are_new_dicts_with_rounded_score():
@@ -294,3 +295,8 @@ def test_ranked_units_are_new_dicts_with_rounded_score():
     assert all(set(u) == {"text", "kind", "offset", "length", "heading", "score"} for u in ranked)
     assert all(round(u["score"], 3) == u["score"] > 0 for u in ranked)
     assert not any(r is u for r in ranked for u in _CORPUS)
+
+
+def test_unknown_rank_option_is_refused():
+    with pytest.raises(TypeError, match="maxUnits"):
+        rank_units(_CORPUS, "month", maxUnits=2)

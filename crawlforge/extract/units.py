@@ -231,6 +231,9 @@ def rank_units(units, query: str, max_units=10, **options) -> list[dict]:
     Option ``min_score`` (default 0) keeps only scores above it; ``max_units`` is
     clamped to at least 1 and falls back to 10 when not a finite number.
     """
+    floor = options.pop("min_score", 0)
+    if options:
+        raise TypeError(f"unknown rank_units options: {', '.join(sorted(options))}")
     if not isinstance(units, list) or not units or not isinstance(query, str):
         return []
     phrase = query.strip(_WS).lower()
@@ -238,19 +241,14 @@ def rank_units(units, query: str, max_units=10, **options) -> list[dict]:
     if not terms:
         return []
     limit = max(1, math.floor(max_units)) if _is_finite(max_units) else 10
-    floor = options.get("min_score", 0)
     floor = floor if _is_finite(floor) else 0
     docs = [_unit_doc(unit) for unit in units]
-    avgdl = sum(doc[2] for doc in docs) / len(docs) or 1
+    avgdl = sum(length for _counts, _own, length in docs) / len(docs) or 1
     idf = {term: _idf(term, docs) for term in terms}
     ranked = []
     for unit, (counts, _own, length) in zip(units, docs):
-        score = sum(
-            idf[t] * counts[t] * (_K1 + 1) / (counts[t] + _K1 * (1 - _B + _B * length / avgdl))
-            for t in terms
-            if counts.get(t)
-        )
-        if score == 0:
+        score = sum(_bm25(counts[t], idf[t], length / avgdl) for t in terms if counts.get(t))
+        if score == 0:  # dropped even under a negative min_score
             continue
         if phrase in str(unit.get("text") or "").lower():
             score *= _PHRASE_BOOST
@@ -259,6 +257,10 @@ def rank_units(units, query: str, max_units=10, **options) -> list[dict]:
             ranked.append({**unit, "score": score})
     ranked.sort(key=lambda unit: (-unit["score"], unit["offset"]))
     return ranked[:limit]
+
+
+def _bm25(tf: float, idf: float, relative_length: float) -> float:
+    return idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * relative_length))
 
 
 def _unit_doc(unit: dict) -> tuple[dict, set, float]:
