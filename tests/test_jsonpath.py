@@ -78,3 +78,14 @@ def test_find_walks_100k_deep_input_without_recursion():
     result = find_json_paths(root, "price")
     assert result["total"] == 1
     assert result["matches"][0]["path"].endswith("k.price")
+
+
+def test_a_key_reaching_a_walked_container_still_matches_once_per_path():
+    node = {"name": "a"}
+    node["self"] = node
+    result = find_json_paths({"root": node}, "self")
+    assert [match["path"] for match in result["matches"]] == ["root.self"]
+    assert result["matches"][0]["preview"].startswith('{"name":"a","self":{"name":"a"')
+    assert len(result["matches"][0]["preview"]) == 200
+    shared = {"price": 10}
+    assert [m["path"] for m in find_json_paths({"a": shared, "b": shared}, "price")["matches"]] == ["a.price"]

@@ -12,14 +12,15 @@ def find_json_paths(root, key, limit=50, preview_chars=200, max_nodes=5_000_000)
     """Paths of values reached through a dict key equal to `key` (case-insensitive).
 
     Returns {matches: [{path, preview[, addressable: False]}], total, truncated}.
-    Each container is walked once (first path wins), in document order.
+    Each container's contents are walked once (first path wins), in document order;
+    a key reaching an already-walked container still counts as a match.
     """
     empty = {"matches": [], "total": 0, "truncated": False}
     if not isinstance(key, str) or not isinstance(root, (dict, list)):
         return empty
     wanted = key.lower()
     matches, total, popped, truncated = [], 0, 0, False
-    seen = {id(root)}
+    seen = set()
     stack = [(root, None)]  # (value, link) with link = (parent_link, step, addressable)
     while stack:
         value, link = stack.pop()
@@ -31,14 +32,11 @@ def find_json_paths(root, key, limit=50, preview_chars=200, max_nodes=5_000_000)
             total += 1
             if len(matches) < limit:
                 matches.append(_match(value, link, preview_chars))
-        if not isinstance(value, (dict, list)):
+        if not isinstance(value, (dict, list)) or id(value) in seen:
             continue
+        seen.add(id(value))
         children = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
         for step, child in reversed(children):
-            if isinstance(child, (dict, list)):
-                if id(child) in seen:
-                    continue
-                seen.add(id(child))
             addressable = link is None or link[2]
             if isinstance(step, str) and (not step or "." in step or "[" in step):
                 addressable = False
