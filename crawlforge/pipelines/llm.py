@@ -14,8 +14,6 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
-from crawlforge.llm import Client, extract
-
 logger = logging.getLogger(__name__)
 
 
@@ -46,6 +44,10 @@ class LlmPipeline:
             logger.error("LLM schema %s given but CRAWLFORGE_LLM_BASE_URL or CRAWLFORGE_LLM_MODEL is empty: "
                          "LLM extraction is off", spec)
             raise NotConfigured("no LLM server configured")
+        # imported only when on: openai and json-repair are the optional `llm` extra
+        from crawlforge.llm import Client, extract
+
+        self.extract = extract
         self.schema = load_schema(spec)
         self.client = Client(
             base_url, model,
@@ -85,7 +87,7 @@ class LlmPipeline:
 
         try:
             result = await maybe_deferred_to_future(deferToThreadPool(
-                reactor, self.pool, extract, markdown, self.schema, client=self.client, **self.options))
+                reactor, self.pool, self.extract, markdown, self.schema, client=self.client, **self.options))
         except Exception as error:  # a bug or a broken schema must not lose the page
             logger.exception("LLM extraction crashed for %s", adapter.get("url"))
             adapter["llm_errors"] = [{"path": "", "message": f"{type(error).__name__}: {error}", "type": "exception"}]
