@@ -37,6 +37,7 @@ import gzip
 import hashlib
 import json
 import mimetypes
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -267,6 +268,11 @@ class FixtureServer(ThreadingHTTPServer):
         if not file.is_relative_to(self.root) or not file.is_file():
             return None
         return file
+
+    def handle_error(self, request, client_address):
+        """A client that hangs up (or the reset fault mode) is part of the job, not an error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def record(self, handler: BaseHTTPRequestHandler):
         with self._lock:
