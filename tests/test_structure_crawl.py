@@ -37,6 +37,9 @@ def test_pipeline_without_baseline_still_signs_every_item():
     assert item["structure_signature"] == {"tags": ["body", "head", "html", "p"], "depths": {"1": 1, "2": 2, "3": 1}}
     assert item["content_hash"] == content_hash("a", "")
     assert "structure_similarity" not in item
+    api_record = {"url": "http://api/", "html": None, "markdown": ""}
+    pipeline.process_item(api_record)
+    assert "structure_signature" not in api_record
 
 
 def test_second_crawl_reports_only_the_redesigned_page(crawl, make_server, tmp_path):
