@@ -24,6 +24,9 @@ def test_highlights_pipeline_ranks_the_item_markdown():
     HighlightsPipeline.from_crawler(crawler).process_item(item)
     assert [(h["offset"], h["kind"]) for h in item["highlights"]] == [(815, "sentence"), (257, "table_row")]
     assert crawler.stats.get_value("highlights/units") == 2
+    api_record = {"url": "http://api/", "title": "no markdown field"}
+    HighlightsPipeline.from_crawler(crawler).process_item(api_record)
+    assert "highlights" not in api_record
 
 
 def test_crawl_with_query_adds_verbatim_highlights(crawl, fixture_server):
