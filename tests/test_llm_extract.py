@@ -148,3 +148,11 @@ def test_page_over_budget_is_split_on_headings_and_lists_merged_without_duplicat
         ("SKOGSTA", 399.0), ("NORDEN", 229.0), ("MÖCKELBY", 350.0), ("SKOGSTA", 40.0)]
     assert result.usage["calls"] == len(client.prompts)
     assert result.errors == []
+
+
+def test_instructions_and_rules_for_missing_values_are_in_the_prompt():
+    client = ScriptedClient({"": '{"products": []}'})
+    result = extract("# Empty page", ProductList, client=client, instructions="Only tables, not chairs.")
+    assert result.data == {"products": []}
+    assert "Instructions:\nOnly tables, not chairs." in client.prompts[0]
+    assert "# Empty page" in client.prompts[0]
