@@ -1,0 +1,133 @@
+"""Real headless Chromium against the local fixture server: when pages are rendered, what a
+rendered page may load, and that the browser stays bounded. The access log is the proof."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crawlforge.browser.chromium import find_chromium
+from crawlforge.testing.server import FixtureServer
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(find_chromium() is None, reason="needs Debian's chromium (make test installs it)"),
+]
+ONE_PAGE = {"follow": "0"}
+
+
+def paths(server: FixtureServer) -> list[str]:
+    return [entry["path"] for entry in server.access_log]
+
+
+def by_path(items: list[dict]) -> dict[str, dict]:
+    return {item["url"].split("/", 3)[3]: item for item in items}
+
+
+def test_js_page_is_empty_without_rendering(make_server, crawl):
+    server = make_server(FIXTURES)
+    result = crawl("site", args={"url": server.url("browser/synthetic_js_article.html"), "render": "never", **ONE_PAGE})
+    assert result.items == []  # no main content: the validation pipeline drops it
+    [error] = result.errors
+    assert (error["reason"], error["stage"]) == ("dropped", "validation")
+    assert "no main content" in error["detail"]
+    assert not any(name.startswith(("browser/", "playwright/")) for name in result.stats)
+    assert "scrapy-playwright" not in result.log  # never: the handler is not even loaded
+
+
+def test_auto_renders_only_the_pages_that_need_it(make_server, crawl, tmp_path):
+    server = make_server(FIXTURES)
+    pages = ["browser/v8_dev_blog_standalone_wasm_code.html", "browser/synthetic_js_article.html",
+             "browser/empty-shell.html", "browser/cloudflare_just_a_moment_oswegony_org.html"]
+    urls = tmp_path / "urls.txt"
+    urls.write_text("".join(server.url(page) + "\n" for page in pages))
+    result = crawl("site", args={"urls_file": urls, "render": "auto", **ONE_PAGE})
+    items, log = by_path(result.items), paths(server)
+
+    # fine plainly: fetched once, never by the browser
+    assert items[pages[0]]["rendered"] is False
+    assert log.count("/" + pages[0]) == 1
+    # written by JavaScript: complete once rendered, after one plain fetch
+    article = items[pages[1]]
+    assert article["rendered"] is True
+    assert article["title"] == "Rendered by JavaScript"
+    assert "only running its script fills it in" in article["markdown"]
+    assert log.count("/" + pages[1]) == 2
+    # a captured shell: escalated once (no loop), the browser ran it (its bundles were asked
+    # for, but were not captured), so it stays empty and is dropped
+    assert log.count("/" + pages[2]) == 2
+    assert "/static/js/main.9a1f0b.js" in log
+    # a challenge page: retried once through the browser, still a wall
+    assert log.count("/" + pages[3]) == 2
+    errors = {error["url"].split("/", 3)[3]: error for error in result.errors}
+    assert errors.keys() == {pages[2], pages[3]}
+    assert "no main content" in errors[pages[2]]["detail"]
+    assert (errors[pages[3]]["reason"], errors[pages[3]]["vendor"]) == ("blocked", "cloudflare")
+    assert result.stats["browser/escalated"] == 2
+    assert result.stats["verdict/browser_retry"] == 1
+
+
+def test_blocked_resource_types_are_not_requested(make_server, crawl):
+    server = make_server(FIXTURES)
+    result = crawl("site", args={"url": server.url("browser/synthetic_resources.html"), "render": "always",
+                                 "wait_for": "h1", **ONE_PAGE})
+    [item] = result.items
+    assert item["rendered"] is True
+    log = paths(server)
+    assert "/browser/synthetic_style.css" in log  # stylesheets load unless listed
+    for blocked in ("synthetic_pixel.png", "synthetic_font.woff2", "synthetic_clip.mp4"):
+        assert "/browser/" + blocked not in log
+    assert result.stats["browser/aborted/resource/image"] == 1
+    assert result.stats["browser/aborted/resource/font"] == 1
+
+
+def private_fetch(make_server, crawl, allowed: str, via_redirect: bool = False):
+    """Render the attack page on 127.0.0.1 (let through) fetching from a server on 127.0.0.2."""
+    server = make_server(FIXTURES)
+    private = FixtureServer(FIXTURES, host="127.0.0.2").start()
+    try:
+        target = private.url("_headers/Access-Control-Allow-Origin=*/browser/PROVENANCE.md")  # CORS: readable
+        if via_redirect:
+            target = server.url(f"_redirect_to?url={target}")
+        url = server.url(f"browser/synthetic_private_fetch.html?target={target}")
+        settings = {"CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "False", "CRAWLFORGE_ALLOWED_NETWORKS": allowed}
+        result = crawl("site", args={"url": url, "render": "always", **ONE_PAGE}, settings=settings)
+        return result, paths(private)
+    finally:
+        private.stop()
+
+
+def test_page_script_fetching_a_private_address_is_stopped(make_server, crawl):
+    result, reached = private_fetch(make_server, crawl, allowed="127.0.0.1/32")
+    [item] = result.items
+    assert reached == []
+    assert "fetch failed" in item["markdown"]
+    assert result.stats["browser/aborted/ssrf"] == 1
+
+
+def test_page_script_reaches_a_private_address_the_allow_list_names(make_server, crawl):
+    result, reached = private_fetch(make_server, crawl, allowed="127.0.0.0/8")
+    [item] = result.items
+    assert [path.endswith("/browser/PROVENANCE.md") for path in reached] == [True]
+    assert "fetched: # fixtures/browser" in item["markdown"]
+
+
+def test_redirect_to_a_private_address_ends_the_render(make_server, crawl):
+    result, reached = private_fetch(make_server, crawl, allowed="127.0.0.1/32", via_redirect=True)
+    assert result.items == []
+    [error] = result.errors
+    assert error["reason"] == "ssrf_refused"
+
+
+def test_browser_is_restarted_after_n_pages(make_server, crawl):
+    server = make_server(FIXTURES)
+    result = crawl("site", args={"url": server.url("_gen/12/0"), "render": "always", "max_pages": 9},
+                   settings={"CRAWLFORGE_BROWSER_RESTART_PAGES": "4"})
+    assert len(result.items) == 9
+    assert all(item["rendered"] for item in result.items)
+    assert result.stats["browser/pages"] == 9
+    assert result.stats["browser/restarts"] == 2
+    assert result.stats["playwright/browser_count"] == 3
