@@ -88,7 +88,11 @@ PLAYWRIGHT_MAX_CONTEXTS = 1
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 
 EXTENSIONS = {
+    "crawlforge.extensions.fillrate.FillRate": 400,
     "crawlforge.extensions.ledger.UrlLedger": 500,
+    "crawlforge.extensions.health.HealthCheck": 600,  # after the ledger: reads its final counts
+    "crawlforge.extensions.progress.Progress": 700,
+    "crawlforge.distributed.seeds.RedisSeeds": 800,  # CRAWLFORGE_REDIS_URL only
     "crawlforge.extensions.statsfile.StatsFile": 900,
 }
 
@@ -198,3 +202,18 @@ CRAWLFORGE_RETRY_BACKOFF_BASE = 2.0
 CRAWLFORGE_RETRY_AFTER_MAX = 120.0
 # Drop pages whose content is unchanged since CRAWLFORGE_BASELINE (`-a since=FEED -a skip_unchanged=1`).
 CRAWLFORGE_SKIP_UNCHANGED = False
+
+# Extraction health (README "Crawl health and the report"): field fill rates in the stats
+# (fields/<template>/<field>/filled|total), and a check at the end of the crawl whose alarms make
+# `scrapy crawl` exit with code 3. Baseline: a file from `scrapy health FEED --save FILE` (empty:
+# judge each template's required fields instead).
+CRAWLFORGE_FILLRATE_ENABLED = True
+CRAWLFORGE_HEALTH_ENABLED = True
+CRAWLFORGE_HEALTH_BASELINE = ""
+CRAWLFORGE_HEALTH_MARGIN = 0.2  # alarm when a field's fill rate drops by more than this share
+CRAWLFORGE_HEALTH_REQUIRED_NULL_SHARE = 0.2  # no baseline: a required field empty in more items
+CRAWLFORGE_HEALTH_MAX_BLOCKED_SHARE = 0.5  # of requested URLs answered by a block page
+CRAWLFORGE_HEALTH_MAX_ERROR_SHARE = 0.5  # of requested URLs that ended as error records
+CRAWLFORGE_HEALTH_MIN_URLS = 20  # shares are judged only for crawls of at least this many URLs
+# A progress line (a live bar on a terminal) every this many seconds (0: off).
+CRAWLFORGE_PROGRESS_INTERVAL = 30.0

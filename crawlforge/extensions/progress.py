@@ -1,0 +1,85 @@
+"""A progress report every ``CRAWLFORGE_PROGRESS_INTERVAL`` seconds (0: off): pages/min, items,
+errors by reason, blocked pages, queue size and, when the total is known, an ETA. On a terminal
+(stderr is a TTY) it redraws one bar line; otherwise it logs a plain line.
+
+The total is known for a URL list or a sitemap the spider does not follow links from
+(``sitemap/urls``), or from ``max_pages``. Errors by reason are counted as components report
+them (``crawlforge.signals.url_failed``) plus final HTTP error statuses.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import Counter
+
+from scrapy import signals as scrapy_signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.asyncio import create_looping_call
+
+from crawlforge import signals
+from crawlforge.report.progress import Snapshot, progress_bar, progress_line
+
+logger = logging.getLogger(__name__)
+
+
+def known_total(spider, stats: dict) -> int | None:
+    if getattr(spider, "follow", False):
+        return getattr(spider, "max_pages", None)
+    return stats.get("sitemap/urls") or len(getattr(spider, "start_urls", []) or []) or None
+
+
+class Progress:
+    def __init__(self, crawler, interval: float, tty: bool):
+        self.crawler = crawler
+        self.interval = interval
+        self.tty = tty
+        self.errors: Counter[str] = Counter()
+        self.previous_pages = 0
+        self.task = None
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        interval = crawler.settings.getfloat("CRAWLFORGE_PROGRESS_INTERVAL")
+        if interval <= 0:
+            raise NotConfigured
+        extension = cls(crawler, interval, sys.stderr.isatty())
+        crawler.signals.connect(extension.spider_opened, signal=scrapy_signals.spider_opened)
+        crawler.signals.connect(extension.spider_closed, signal=scrapy_signals.spider_closed)
+        crawler.signals.connect(extension.url_failed, signal=signals.url_failed)
+        return extension
+
+    def spider_opened(self, spider):
+        self.task = create_looping_call(self.report)
+        self.task.start(self.interval, now=False)
+
+    def url_failed(self, reason, **_):
+        self.errors[reason] += 1
+
+    def snapshot(self) -> Snapshot:
+        stats = self.crawler.stats.get_stats()
+        pages = stats.get("response_received_count", 0)
+        per_min, self.previous_pages = (pages - self.previous_pages) * 60 / self.interval, pages
+        http = {f"http_{k.rsplit('/', 1)[1]}": v for k, v in stats.items()
+                if k.startswith("downloader/response_status_count/") and k[-3:] >= "400"}
+        items, errors = stats.get("item_scraped_count", 0), {**self.errors, **http}
+        scheduler = self.crawler.engine.scheduler if self.crawler.engine else None
+        return Snapshot(pages=pages, items=items, done=items + sum(errors.values()),
+                        total=known_total(self.crawler.spider, stats),
+                        queue=len(scheduler) if scheduler is not None and hasattr(scheduler, "__len__") else 0,
+                        blocked=sum(v for k, v in stats.items() if k.startswith("verdict/blocked/")),
+                        pages_per_min=per_min, errors=errors)
+
+    def report(self):
+        snap = self.snapshot()
+        if self.tty:
+            sys.stderr.write("\r\x1b[2K" + progress_bar(snap))
+            sys.stderr.flush()
+        else:
+            logger.info("Progress: %s", progress_line(snap))
+
+    def spider_closed(self, spider, reason=None):
+        if self.task is not None and self.task.running:
+            self.task.stop()
+        if self.tty:
+            sys.stderr.write("\n")
