@@ -112,6 +112,11 @@ def test_syntax_error_is_a_refusal_and_parse_js_literal_raises_value_error():
     assert isinstance(error.value, ValueError)
 
 
+def test_malformed_escapes_and_numbers_are_parse_refusals():
+    for source in ['"\\u"', '"\\x4"', "0b_", '"\\u{110000}"']:
+        assert refusal(source).startswith("not parseable: "), source
+
+
 def test_nesting_past_512_is_refused_and_100k_brackets_do_not_crash():
     assert refusal("[" * 600 + "]" * 600) == "not a literal: nesting deeper than 512 levels"
     assert refusal("[" * 100_000 + "]" * 100_000).startswith("not parseable: ")

@@ -83,6 +83,8 @@ def _cook_escape(match):
     head = esc[0]
     if esc in _LINE_BREAKS:
         return ""
+    if head in "ux" and len(esc) == 1:
+        raise ParseError("Invalid escape sequence")
     if head == "u":
         code = int(esc[2:-1] if esc[1] == "{" else esc[1:], 16)
         if code > 0x10FFFF:
@@ -614,5 +616,9 @@ def parse_expression_at(text, start=0):
     try:
         with deep_recursion():
             return _Parser(text, start).expression()
+    except ParseError:
+        raise
     except RecursionError:
         raise ParseError("Maximum call stack size exceeded") from None
+    except (ValueError, IndexError) as error:  # e.g. `0b_`: a malformed literal
+        raise ParseError(f"Invalid token: {error}") from None
