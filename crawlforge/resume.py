@@ -153,7 +153,7 @@ class ResumeMiddleware:
         scheduler = self.crawler.engine.scheduler
         return scheduler if isinstance(scheduler, ResumableScheduler) else None
 
-    async def process_spider_output_async(self, response, result):
+    async def process_spider_output(self, response, result):
         request = response.request
         async for element in result:
             if is_item(element):

@@ -29,9 +29,7 @@ class Command(ScrapyCommand):
                             help="first delete the spider's seeds, request queue and seen set")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        from scrapy_redis.connection import get_redis
-
-        from crawlforge.distributed import redis_keys
+        from crawlforge.distributed import connect, redis_keys
         from crawlforge.distributed.seeds import seed_entry
 
         if not args:
@@ -39,10 +37,9 @@ class Command(ScrapyCommand):
         spider, urls = args[0], args[1:] + (read_urls_file(opts.file) if opts.file else [])
         if spider not in self.spider_names():
             raise UsageError(f"no spider named {spider!r}")
-        redis_url = self.settings.get("CRAWLFORGE_REDIS_URL")
-        if not redis_url:
+        if not self.settings.get("CRAWLFORGE_REDIS_URL"):
             raise UsageError("set CRAWLFORGE_REDIS_URL (e.g. -s CRAWLFORGE_REDIS_URL=redis://127.0.0.1:6379/0)")
-        server, keys = get_redis(url=redis_url), redis_keys(spider)
+        server, keys = connect(self.settings), redis_keys(spider)
         if opts.reset:
             server.delete(*keys.values())
         if urls:

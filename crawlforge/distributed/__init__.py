@@ -11,3 +11,13 @@ def redis_keys(spider_name: str) -> dict[str, str]:
     return {"seeds": SEEDS_KEY % {"name": spider_name},
             "queue": QUEUE_KEY % {"spider": spider_name},
             "dupefilter": DUPEFILTER_KEY % {"spider": spider_name}}
+
+
+def connect(settings):
+    """A Redis client for ``CRAWLFORGE_REDIS_URL``, with scrapy-redis' connection defaults
+    (timeouts, retries) and ``REDIS_PARAMS``. scrapy-redis is imported only when used."""
+    from scrapy.settings import Settings
+    from scrapy_redis.connection import get_redis_from_settings
+
+    return get_redis_from_settings(Settings({"REDIS_URL": settings.get("CRAWLFORGE_REDIS_URL"),
+                                             "REDIS_PARAMS": settings.getdict("REDIS_PARAMS")}))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from scrapy_redis.connection import get_redis_from_settings
 from scrapy_redis.dupefilter import RFPDupeFilter
 
-from crawlforge.distributed import DUPEFILTER_KEY
+from crawlforge.distributed import DUPEFILTER_KEY, connect
 
 
 class RedisDupeFilter(RFPDupeFilter):
@@ -19,7 +18,7 @@ class RedisDupeFilter(RFPDupeFilter):
     @classmethod
     def from_spider(cls, spider):
         settings = spider.crawler.settings
-        return cls(get_redis_from_settings(settings), key=DUPEFILTER_KEY % {"spider": spider.name},
+        return cls(connect(settings), key=DUPEFILTER_KEY % {"spider": spider.name},
                    debug=settings.getbool("DUPEFILTER_DEBUG"),
                    fingerprinter=spider.crawler.request_fingerprinter)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scrapy.settings import Settings
 from scrapy_redis.scheduler import Scheduler
 
 from crawlforge.distributed import DUPEFILTER_KEY, QUEUE_KEY
@@ -19,7 +20,7 @@ class RedisScheduler(Scheduler):
 
     @classmethod
     def from_crawler(cls, crawler):
-        settings = crawler.settings.copy()
+        settings = Settings(crawler.settings.copy_to_dict())
         settings.set("REDIS_URL", crawler.settings.get("CRAWLFORGE_REDIS_URL"))
         settings.set("SCHEDULER_PERSIST", True)
         settings.set("SCHEDULER_IDLE_BEFORE_CLOSE", 0)

@@ -9,9 +9,9 @@ import time
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
-from scrapy_redis.connection import get_redis
+from crawlforge.distributed import SEEDS_KEY, connect
 
-from crawlforge.distributed import SEEDS_KEY
+IDLE_POLL = 0.5  # seconds between looks at the shared queue while this worker is idle
 
 
 def seed_entry(url: str) -> str:
@@ -23,12 +23,13 @@ class RedisSeeds:
     """On every idle tick, pops a batch of seeds (``{"url": ...}`` JSON) and schedules them
     through ``spider.seed_request(url)`` (a plain request to ``spider.parse`` when the spider
     has none). A worker with nothing to do closes after ``MAX_IDLE_TIME_BEFORE_CLOSE`` seconds
-    (0: never), checked on Scrapy's 5-second idle heartbeat."""
+    (0: never). While idle it looks at the shared queue every half second: Scrapy's own idle
+    heartbeat (5 s) would leave it asleep while another worker does all the work."""
 
     def __init__(self, crawler):
         settings = crawler.settings
         self.crawler = crawler
-        self.server = get_redis(url=settings.get("CRAWLFORGE_REDIS_URL"))
+        self.server = connect(settings)
         self.batch = settings.getint("CONCURRENT_REQUESTS")
         self.max_idle = settings.getfloat("MAX_IDLE_TIME_BEFORE_CLOSE")
         self.idle_since: float | None = None
@@ -61,4 +62,14 @@ class RedisSeeds:
             raise DontCloseSpider
         self.idle_since = self.idle_since or time.monotonic()
         if not self.max_idle or time.monotonic() - self.idle_since < self.max_idle:
+            self.wake_up_soon()
             raise DontCloseSpider
+
+    def wake_up_soon(self) -> None:
+        """Ask the engine for its next request in IDLE_POLL seconds (Scrapy has no public hook:
+        this schedules the engine slot's own ``nextcall``)."""
+        from twisted.internet import reactor  # the installed one, once the crawl runs
+
+        slot = getattr(self.crawler.engine, "_slot", None)
+        if slot is not None:
+            reactor.callLater(IDLE_POLL, slot.nextcall.schedule)

@@ -1,0 +1,47 @@
+"""Distributed crawling on a real redis-server: `scrapy seed` pushes the start URL, two worker
+processes share the queue and the seen set, and their feeds hold every page exactly once."""
+
+import json
+import subprocess
+import sys
+
+import redis
+
+from conftest import ROOT, read_jsonl
+from services import redis_url, start_crawl  # noqa: F401 - redis_url is a fixture
+
+TOTAL = 120
+
+
+def seed(redis_url: str, *args: str) -> str:
+    command = [sys.executable, "-m", "scrapy", "seed", *args, "-s", f"CRAWLFORGE_REDIS_URL={redis_url}"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_seed_command_pushes_json_entries_and_resets(redis_url, tmp_path):
+    urls = tmp_path / "urls.txt"
+    urls.write_text("# two seeds\nhttp://127.0.0.1:1/a\n\nhttp://127.0.0.1:1/b\n")
+    assert "2 seed URLs pushed to site:start_urls (2 waiting)" in seed(redis_url, "site", "-f", str(urls))
+    server = redis.Redis.from_url(redis_url)
+    server.sadd("site:dupefilter", "x")
+    seed(redis_url, "site", "--reset", "http://127.0.0.1:1/c")
+    assert [json.loads(e) for e in server.lrange("site:start_urls", 0, -1)] == [{"url": "http://127.0.0.1:1/c"}]
+    assert not server.exists("site:dupefilter")
+
+
+def test_two_workers_share_one_queue_and_export_every_page_once(fixture_server, redis_url, tmp_path):
+    seed(redis_url, "site", "--reset", fixture_server.url(f"/_gen/{TOTAL}/0"))
+    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 1,
+                "CONCURRENT_REQUESTS": 2}
+    workers = [start_crawl("site", tmp_path / f"worker{n}", settings=settings) for n in (1, 2)]
+    for process, _ in workers:
+        assert process.wait(timeout=120) == 0
+    feeds = [[item["url"] for item in read_jsonl(items)] for _, items in workers]
+    everything = feeds[0] + feeds[1]
+    assert sorted(everything) == sorted(fixture_server.url(f"/_gen/{TOTAL}/{i}") for i in range(TOTAL))
+    assert all(len(feed) >= 5 for feed in feeds), [len(feed) for feed in feeds]
+    stats = [json.loads((tmp_path / f"worker{n}" / "stats.json").read_text()) for n in (1, 2)]
+    assert sum(s.get("redis/seeds", 0) for s in stats) == 1
+    assert sum(s["scheduler/dequeued/redis"] for s in stats) >= TOTAL
