@@ -91,3 +91,15 @@ def test_pages_without_a_product_say_why():
     other = shopify_product_from_jsonld("<html><body>nothing</body></html>", "https://store.example/products/x")
     assert other == {"found": False, "reason": "https://store.example/products/x carries no schema.org Product JSON-LD"}
     assert shopify_product_from_jsonld("", "https://store.example/products/x")["found"] is False
+
+
+def test_captured_json_ld_pages_aggregate_offer_malformed_block_and_non_products():
+    url = "https://www.apple.com/shop/buy-mac/macbook-air"
+    for name in ("apple-macbook-air.html", "malformed-block.html"):
+        data = shopify_product_from_jsonld((FIXTURES / name).read_text(encoding="utf-8"), url)["data"]
+        assert (data["title"], data["price"], data["price_max"], data["currency"]) == (
+            "MacBook Air", "1299.00", "3719.00", "USD")
+        assert data["url"] == url
+    for name in ("propertyfinder-buy.html", "ticketmaster-concerts.html"):
+        assert shopify_product_from_jsonld((FIXTURES / name).read_text(encoding="utf-8"), url) == {
+            "found": False, "reason": f"{url} carries no schema.org Product JSON-LD"}
