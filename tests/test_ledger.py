@@ -91,6 +91,16 @@ def test_first_specific_reason_wins_over_the_generic_one(tmp_path):
     assert (row["reason"], row["limit"], row["size"]) == ("too_large", 10, 20)
 
 
+def test_request_filtered_when_scheduled_is_not_fetched(tmp_path):
+    crawler, ledger = make_ledger(tmp_path)
+    first = schedule(crawler, "http://a.example/go")
+    crawler.signals.send_catch_log(scrapy_signals.request_reached_downloader, request=first, spider=crawler.spider)
+    schedule(crawler, None, first.replace(url="http://elsewhere.example/"))  # a redirect, then filtered
+    [row], _ = close(crawler, ledger, tmp_path)
+    assert (row["url"], row["reason"]) == ("http://a.example/go", "not_fetched")
+    assert "http://elsewhere.example/ was scheduled but never fetched" in row["detail"]
+
+
 def test_dropped_duplicate_is_not_counted(tmp_path):
     crawler, ledger = make_ledger(tmp_path)
     request = schedule(crawler, "http://a.example/dup")

@@ -233,3 +233,11 @@ def test_template_and_request_delays_raise_the_least_delay():
     assert middleware.least_delay(Request("http://jobs.example/"), TemplateSpider()) == 1
     request = Request("http://jobs.example/", meta={"crawlforge_crawl_delay": 2.5})
     assert middleware.least_delay(request, TemplateSpider()) == 2.5
+
+
+def test_guard_refuses_literal_hosts_as_soon_as_they_are_scheduled():
+    crawler, guard = ssrf_guard()
+    with pytest.raises(IgnoreRequest):
+        guard.request_scheduled(Request("http://[::ffff:169.254.169.254]/latest/"))
+    guard.request_scheduled(Request("http://example.com/"))  # names wait for DNS, at download
+    assert [f["reason"] for f in crawler.failures] == ["ssrf_refused"]

@@ -41,6 +41,7 @@ class Entry:
     scheduled: int = 1
     status: int | None = None
     error: dict | None = None
+    in_flight: bool = True  # the latest request was scheduled but has not reached the downloader
     urls: list[str] = field(default_factory=list)
 
 
@@ -84,6 +85,7 @@ class UrlLedger:
         connect = crawler.signals.connect
         connect(ledger.request_scheduled, scrapy_signals.request_scheduled)
         connect(ledger.request_dropped, scrapy_signals.request_dropped)
+        connect(ledger.request_reached_downloader, scrapy_signals.request_reached_downloader)
         connect(ledger.response_received, scrapy_signals.response_received)
         connect(ledger.item_scraped, scrapy_signals.item_scraped)
         connect(ledger.item_dropped, scrapy_signals.item_dropped)
@@ -107,6 +109,7 @@ class UrlLedger:
             entry = self.pending[ledger_id] = Entry(request.url, scheduled=1)
             self.stats.inc_value("ledger/requested")
         entry.urls.append(request.url)
+        entry.in_flight = True
         self.by_url[request.url] = request.meta[ID_KEY]
 
     def request_dropped(self, request):
@@ -123,9 +126,14 @@ class UrlLedger:
             self._note(entry, error_fields(entry.url, "scheduler", "duplicate",
                                            f"{request.url} was already crawled"))
 
+    def request_reached_downloader(self, request):
+        if entry := self.entry_of(request):
+            entry.in_flight = False
+
     def response_received(self, response, request):
         if entry := self.entry_of(request):
             entry.status = response.status
+            entry.in_flight = False
 
     def item_scraped(self, item, response=None):
         request = getattr(response, "request", None)
@@ -175,6 +183,10 @@ class UrlLedger:
         """The error record of a URL that ended without an item."""
         if entry.error:
             return entry.error
+        if entry.in_flight:
+            return error_fields(entry.url, "scheduler", "not_fetched",
+                                f"{entry.urls[-1]} was scheduled but never fetched: filtered when scheduled "
+                                "(e.g. off-site) or still queued when the crawl ended")
         if entry.status is not None and 300 <= entry.status < 400:
             return error_fields(entry.url, "redirect", "redirect_limit",
                                 f"still redirecting after {entry.scheduled} requests", status=entry.status)

@@ -1,8 +1,8 @@
 """SSRF guard: refuse requests to loopback, private, link-local, metadata... addresses.
 
 The host of every request (so every redirect hop, which Scrapy schedules as a new request) is
-checked before download: literal addresses in any notation and local names at once, other names
-after a DNS lookup. ``GuardedResolver`` (set as ``TWISTED_DNS_RESOLVER``) checks the answers the
+checked: literal addresses in any notation and local names as soon as the request is scheduled
+(before an off-site filter can hide the attempt), other names after a DNS lookup, before download. ``GuardedResolver`` (set as ``TWISTED_DNS_RESOLVER``) checks the answers the
 connection itself uses, so a name that re-resolves to a private address (DNS rebinding) fails too.
 
 Settings: ``CRAWLFORGE_ALLOW_PRIVATE_NETWORKS`` (True turns the guard off),
@@ -12,6 +12,7 @@ A refused request raises IgnoreRequest and is a ledger record with reason ``ssrf
 
 from __future__ import annotations
 
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.resolver import CachingThreadedResolver
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -45,18 +46,25 @@ class SsrfGuardMiddleware:
         self.crawler = crawler
         self.allowed = allowed
         self.resolve = resolve or self.resolve_with_reactor
+        crawler.signals.connect(self.request_scheduled, signal=signals.request_scheduled)
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    def request_scheduled(self, request):
+        """Refuse literal and local hosts before anything else filters the request."""
+        host = guarded_host(request)
+        if host and (reason := refusal(host, allowed=self.allowed)):
+            self.refuse(request, reason)
+
     async def process_request(self, request):
-        url = urlparse_cached(request)
-        if url.scheme not in GUARDED_SCHEMES or not url.hostname:
+        host = guarded_host(request)
+        if not host:
             return None
-        reason = refusal(url.hostname, allowed=self.allowed)
-        if reason is None and parse_host(url.hostname) is None:
-            reason = await self.check_name(url.hostname)
+        reason = refusal(host, allowed=self.allowed)
+        if reason is None and parse_host(host) is None:
+            reason = await self.check_name(host)
         if reason:
             self.refuse(request, reason)
         return None
@@ -81,6 +89,12 @@ class SsrfGuardMiddleware:
         detail = f"Refused {request.url}: {reason}"
         report_failure(self.crawler, request, "ssrf", "ssrf_refused", detail)
         raise IgnoreRequest(detail)
+
+
+def guarded_host(request) -> str | None:
+    """The host to check, for network schemes (data: and file: URLs have none to check)."""
+    url = urlparse_cached(request)
+    return url.hostname if url.scheme in GUARDED_SCHEMES else None
 
 
 class GuardedResolver(CachingThreadedResolver):
