@@ -71,11 +71,15 @@ def test_rsc_flight_references_resolved_on_mirror_co_uk():
         '198 RSC flight chunks concatenated into 680 rows, keyed by row id; 578 "$<id>" reference(s)'
     )
     assert result["data"]["data_rows"][0] == {"id": "1a", "bytes": 215584, "keys": None, "length": 14}
-    match = find_json_paths(result["data"], "headline")["matches"][0]
-    assert match["path"] == "next_f.1a.8.3.analyticsData.headline"
-    assert select_json_path(result["data"], match["path"]) == (
+    found = find_json_paths(result["data"], "headline")
+    assert [match["path"] for match in found["matches"]] == [
+        "next_f.1a.5.3.children.0.3.children.2.3.children.3.children.0.3.headline",
+        "next_f.1a.8.3.analyticsData.headline",
+    ]
+    assert select_json_path(result["data"], found["matches"][1]["path"]) == (
         "Man kept six women chained in hole in basement before cooking body parts"
     )
+    assert select_json_path(result["data"], found["matches"][0]["path"])[1] == "h1"
 
 
 def test_nuxt2_iife_with_statements_is_reported_not_guessed_on_cointelegraph():

@@ -11,6 +11,7 @@ ParseError, not a crash.
 
 import re
 import sys
+import threading
 from contextlib import contextmanager
 
 MAX_NESTING = 1000
@@ -57,15 +58,29 @@ class ParseError(ValueError):
     """The text at that offset is not a JavaScript expression."""
 
 
+_recursion_lock = threading.Lock()
+_recursion_users = [0, 0]  # [active callers, limit to restore]
+
+
 @contextmanager
 def deep_recursion(frames=12 * MAX_NESTING):
-    """Allow the recursive parser/evaluator to reach their own nesting caps."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, old + frames))
+    """Allow the recursive parser/evaluator to reach their own nesting caps.
+
+    The limit is process-wide: the first caller raises it and the last one out
+    restores it, so concurrent threads do not undo each other.
+    """
+    with _recursion_lock:
+        if _recursion_users[0] == 0:
+            _recursion_users[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(_recursion_users[1] + frames)
+        _recursion_users[0] += 1
     try:
         yield
     finally:
-        sys.setrecursionlimit(old)
+        with _recursion_lock:
+            _recursion_users[0] -= 1
+            if _recursion_users[0] == 0:
+                sys.setrecursionlimit(_recursion_users[1])
 
 
 def cook_string(body):
