@@ -101,9 +101,11 @@ def scrapyd_url(tmp_path):
     stop(process)
 
 
-def crawl_command(spider: str, items: Path, args: dict | None = None, settings: dict | None = None) -> list[str]:
-    """``scrapy crawl`` as conftest's ``run_crawl`` runs it, appending to ``items`` (``-o``)."""
-    command = [sys.executable, "-m", "scrapy", "crawl", spider, "-o", f"{items}:jsonlines"]
+def crawl_command(spider: str, items: Path | None, args: dict | None = None,
+                  settings: dict | None = None) -> list[str]:
+    """``scrapy crawl`` as conftest's ``run_crawl`` runs it, appending to ``items`` (``-o``);
+    without ``items``, the FEEDS setting says where items go."""
+    command = [sys.executable, "-m", "scrapy", "crawl", spider] + (["-o", f"{items}:jsonlines"] if items else [])
     for name, value in (args or {}).items():
         command += ["-a", f"{name}={value}"]
     for name, value in {**TEST_CRAWL_SETTINGS, **(settings or {})}.items():
