@@ -56,22 +56,24 @@ class Progress:
     def url_failed(self, reason, **_):
         self.errors[reason] += 1
 
-    def snapshot(self) -> Snapshot:
+    def queue_size(self) -> int:
+        scheduler = self.crawler.engine.scheduler
+        return len(scheduler) if hasattr(scheduler, "__len__") else 0
+
+    def snapshot(self, queue: int = 0) -> Snapshot:
         stats = self.crawler.stats.get_stats()
         pages = stats.get("response_received_count", 0)
         per_min, self.previous_pages = (pages - self.previous_pages) * 60 / self.interval, pages
         http = {f"http_{k.rsplit('/', 1)[1]}": v for k, v in stats.items()
                 if k.startswith("downloader/response_status_count/") and k[-3:] >= "400"}
         items, errors = stats.get("item_scraped_count", 0), {**self.errors, **http}
-        scheduler = self.crawler.engine.scheduler if self.crawler.engine else None
         return Snapshot(pages=pages, items=items, done=items + sum(errors.values()),
-                        total=known_total(self.crawler.spider, stats),
-                        queue=len(scheduler) if scheduler is not None and hasattr(scheduler, "__len__") else 0,
+                        total=known_total(self.crawler.spider, stats), queue=queue,
                         blocked=sum(v for k, v in stats.items() if k.startswith("verdict/blocked/")),
                         pages_per_min=per_min, errors=errors)
 
     def report(self):
-        snap = self.snapshot()
+        snap = self.snapshot(self.queue_size())
         if self.tty:
             sys.stderr.write("\r\x1b[2K" + progress_bar(snap))
             sys.stderr.flush()
