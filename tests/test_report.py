@@ -1,0 +1,73 @@
+"""The crawl report's numbers and its self-containment, without a browser."""
+
+import re
+
+from crawlforge.report.html import count_ticks, link, render
+from crawlforge.report.summary import summarise, timeline
+
+ITEMS = [
+    {"url": "https://a.example/1", "status": 200, "fetched_at": "2026-11-30T00:00:00+00:00",
+     "download_latency": 0.5, "template": "github-repo", "template_data": {"name": "hono", "stars": None}},
+    {"url": "https://a.example/2", "status": 200, "fetched_at": "2026-11-30T00:00:40+00:00",
+     "download_latency": 1.5, "template": "github-repo", "template_data": {"name": "x", "stars": 3}},
+    {"url": "https://b.example/1", "status": 203, "fetched_at": "2026-11-30T00:02:00+00:00",
+     "download_latency": 4.0, "structured_data": {"meta": {"title": "B"}}},
+]
+ERRORS = [
+    {"url": "https://c.example/w", "stage": "verdict", "reason": "blocked", "vendor": "cloudflare", "status": 403,
+     "detail": "cloudflare served a challenge page", "at": "2026-11-30T00:01:10+00:00"},
+    {"url": "javascript:alert(1)", "stage": "download", "reason": "timeout", "detail": "<script>x</script>",
+     "at": "2026-11-30T00:01:20+00:00"},
+]
+
+
+def test_timeline_buckets_keep_the_chart_under_sixty_bars():
+    line = timeline(ITEMS, ERRORS)
+    assert line.bucket_seconds == 5  # 120 s at 1 s a bar would be 121 bars
+    assert (sum(line.items), sum(line.errors), len(line.starts)) == (3, 2, 25)
+    assert line.items[0] == 1 and line.items[8] == 1 and line.items[24] == 1
+
+
+def test_summary_counts_come_from_the_feeds():
+    summary = summarise(ITEMS, ERRORS)
+    assert summary.status_codes == {"200": 2, "203": 1, "403": 1}
+    assert (summary.reasons, summary.vendors) == ({"blocked": 1, "timeout": 1}, {"cloudflare": 1})
+    assert summary.slowest_hosts == [("b.example", 4.0, 1), ("a.example", 1.0, 2)]
+    assert summary.fill_rates.groups["github-repo"].filled == {"name": 2, "stars": 1}
+
+
+def test_worst_pages_are_failures_then_the_least_filled_items():
+    worst = summarise(ITEMS, ERRORS).worst_pages
+    assert [(p.url, p.outcome, round(p.fill, 2)) for p in worst] == [
+        ("https://c.example/w", "blocked", 0.0), ("javascript:alert(1)", "timeout", 0.0),
+        ("https://a.example/1", "github-repo", 0.5), ("https://a.example/2", "github-repo", 1.0),
+        ("https://b.example/1", "b.example", 1.0)]
+    assert worst[2].detail == "empty: stars"
+
+
+def test_report_is_self_contained_and_escapes_what_the_crawl_brought_back():
+    html = render(summarise(ITEMS, ERRORS))
+    assert "<script>x</script>" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
+    assert not re.search(r'<script[^>]+src=|<link[^>]+href=|<img[^>]+src=|@import|url\(http', html)
+    assert 'href="javascript:' not in html
+    hrefs = re.findall(r'href="([^"]+)"', html)
+    assert sorted(hrefs) == ["https://a.example/1", "https://a.example/2", "https://b.example/1", "https://c.example/w"]
+    for chart_id in ("pages-over-time", "status-codes", "ledger-reasons", "verdict-vendors", "slowest-hosts"):
+        assert f'<figure id="{chart_id}">' in html
+
+
+def test_links_only_for_web_urls():
+    assert link("https://x.example/?a=1&b=2") == (
+        '<a href="https://x.example/?a=1&amp;b=2" rel="noopener noreferrer" target="_blank">'
+        "https://x.example/?a=1&amp;b=2</a>")
+    assert link("javascript:alert(1)") == "javascript:alert(1)"
+
+
+def test_count_axes_have_whole_number_ticks():
+    assert count_ticks(2) == [0, 1, 2]
+    assert count_ticks(20) == [0, 3, 6, 9, 12, 15, 18, 21]
+
+
+def test_empty_feeds_still_make_a_page():
+    html = render(summarise([], []))
+    assert "0 items, 0 URLs without an item" in html and html.count("nothing to show") == 4
