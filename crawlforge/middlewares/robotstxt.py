@@ -60,6 +60,9 @@ class CrawlDelayMiddleware:
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
         self.robots_delays: dict[str, float] = {}  # hostname -> seconds
         crawler.signals.connect(self.robots_parsed, signal=signals.robots_parsed)
+        # AutoThrottle lowers a slot's delay on each download; this puts the floor back before
+        # the slot's queue moves on (the downloader sends the signal first).
+        crawler.signals.connect(self.hold, signal=signals.response_downloaded)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -87,10 +90,12 @@ class CrawlDelayMiddleware:
         return max(asked)
 
     def process_request(self, request):
+        self.hold(request)
+
+    def hold(self, request, response=None):
+        """Keep the request's download slot at or above its least delay, without jitter."""
         delay = self.least_delay(request, self.crawler.spider)
         if delay > 0:
             _, slot = self.crawler.engine.downloader._get_slot(request)
-            if slot.delay < delay:
-                slot.delay = delay
+            slot.delay = max(slot.delay, delay)
             slot.jitter = 0.0
-        return None
