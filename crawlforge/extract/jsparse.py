@@ -17,7 +17,9 @@ from contextlib import contextmanager
 MAX_NESTING = 1000
 
 _SPACE = re.compile(r"(?:[\s\ufeff]+|//[^\n\r\u2028\u2029]*|/\*[\s\S]*?\*/)*")
-_IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$\u200c\u200d]*")
+_IDENT_ESCAPE = r"\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]+\}"
+_PLAIN_IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$\u200c\u200d]*")
+_IDENT = re.compile(rf"(?:[^\W\d]|\$|{_IDENT_ESCAPE})(?:[\w$\u200c\u200d]|{_IDENT_ESCAPE})*")
 _NUMBER = re.compile(
     r"0[xX][0-9a-fA-F_]+n?|0[oO][0-7_]+n?|0[bB][01_]+n?"
     r"|\d[\d_]*n|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?"
@@ -45,7 +47,9 @@ _BINARY_PRECEDENCE = {
 }
 _ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=",
                "&=", "|=", "^=", "&&=", "||=", "??="}
-_UNARY_WORDS = {"typeof", "void", "delete", "await"}
+_UNARY_WORDS = {"typeof", "void", "delete"}  # `await` is a name in script code
+_ASSIGN_TARGETS = {"Identifier", "MemberExpression"}
+_PATTERN_TARGETS = {"ObjectExpression", "ArrayExpression"}  # destructuring, with `=` only
 _REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "void", "delete", "instanceof", "new"}
 _RESERVED = {
     "break", "case", "catch", "const", "continue", "debugger", "default", "do", "else",
@@ -147,6 +151,7 @@ class _Parser:
         self.depth = 0
         self.tok = None
         self.last = None
+        self.arrow_at = -1  # where an arrow function may start (as acorn's potentialArrowAt)
         self.prev_end = start
         self._advance_from(start)
 
@@ -166,6 +171,8 @@ class _Parser:
                 end = match.end()
                 if kind == "number" and end < len(text) and _IDENT.match(text, end):
                     raise self.error("Identifier directly after number", end)
+                if kind == "name" and "\\" in match.group() and not _PLAIN_IDENT.fullmatch(cook_string(match.group())):
+                    raise self.error("Invalid Unicode escape", pos)
                 self.tok = _Token(kind, match.group(), pos, end)
                 return
         if char == "`":
@@ -227,17 +234,20 @@ class _Parser:
             self.depth -= 1
 
     def _assign(self):
-        start = self.tok.start
+        start = self.arrow_at = self.tok.start
         if self.is_("async", "name"):
             arrow = self._async_arrow(start)
             if arrow is not None:
                 return arrow
         left = self.conditional()
         if self.tok.kind == "punct" and self.tok.value in _ASSIGN_OPS:
+            allowed = _ASSIGN_TARGETS | (_PATTERN_TARGETS if self.tok.value == "=" else set())
+            if left["type"] not in allowed:
+                raise self.error("Assigning to rvalue")
             operator = self.next().value
             right = self.assign()
             return self.node("AssignmentExpression", start, operator=operator, left=left, right=right)
-        if self.is_("=>") and left["type"] == "Identifier":
+        if self.is_("=>") and (left["type"] == "Identifier" or _is_async_call(left)):
             return self.arrow_body(start)
         return left
 
@@ -245,13 +255,13 @@ class _Parser:
         """`async x => ...`; other uses of `async` parse as usual."""
         after = _SPACE.match(self.text, self.tok.end).end()
         name = _IDENT.match(self.text, after)
-        if self.tok.value == "async" and name and name.group() != "function":
-            self.next()
-            self.next()
-            if not self.is_("=>"):
-                raise self.error("Unexpected token")
-            return self.arrow_body(start)
-        return None
+        if not name or name.group() in _RESERVED or name.group() == "function":
+            return None
+        if not self.text.startswith("=>", _SPACE.match(self.text, name.end()).end()):
+            return None
+        self.next()
+        self.next()
+        return self.arrow_body(start)
 
     def arrow_body(self, start):
         self.expect("=>")
@@ -264,6 +274,8 @@ class _Parser:
     def conditional(self):
         start = self.tok.start
         test = self.binary(0)
+        if test["type"] == "ArrowFunctionExpression" and test["start"] == start:
+            return test
         if not self.eat("?"):
             return test
         consequent = self.assign()
@@ -280,6 +292,8 @@ class _Parser:
     def binary(self, min_prec):
         start = self.tok.start
         left = self.unary()
+        if left["type"] == "ArrowFunctionExpression" and left["start"] == start:
+            return left  # no operators after a bare arrow function
         while True:
             operator = self._binary_op()
             prec = _BINARY_PRECEDENCE.get(operator, 0)
@@ -298,13 +312,15 @@ class _Parser:
         ):
             self.next()
             argument = self.unary()
-            kind = "AwaitExpression" if tok.value == "await" else "UnaryExpression"
-            return self.node(kind, start, operator=tok.value, argument=argument)
+            return self.node("UnaryExpression", start, operator=tok.value, argument=argument)
         if tok.kind == "punct" and tok.value in ("++", "--"):
             self.next()
             self.unary()
             return self.node("UpdateExpression", start)
-        expr = self.call_chain(self.primary(), start)
+        expr = self.primary()
+        if expr["type"] == "ArrowFunctionExpression" and self.last.value != ")":
+            return expr  # `() => {}(1)` is not a call; `(() => {})(1)` is
+        expr = self.call_chain(expr, start)
         if self.tok.kind == "punct" and self.tok.value in ("++", "--") and "\n" not in self.text[self.prev_end:self.tok.start]:
             self.next()
             return self.node("UpdateExpression", start)
@@ -403,8 +419,8 @@ class _Parser:
         if name in ("this", "super"):
             return self.node("ThisExpression" if name == "this" else "Super", start)
         if name == "import":
-            return self.node("ImportExpression", start)
-        return self.node("Identifier", start, name=name)
+            return self.import_(start)
+        return self.node("Identifier", start, name=cook_string(name))
 
     def regex(self, start):
         match = _REGEX.match(self.text, start)
@@ -506,9 +522,21 @@ class _Parser:
             return self.node("PrivateIdentifier", start), False
         raise self.error("Unexpected token", tok.start)
 
+    def import_(self, start):
+        """`import(x)` or `import.meta` (both refused by the evaluator)."""
+        if self.eat("."):
+            self.next()
+            return self.node("MetaProperty", start)
+        self.expect("(")
+        self.arguments(")")
+        return self.node("ImportExpression", start)
+
     def parenthesised(self, start):
+        can_be_arrow = start == self.arrow_at
         self.next()
         if self.eat(")"):
+            if not can_be_arrow:
+                raise self.error("Unexpected token")
             return self.arrow_body(start)
         items, spread = [], False
         while True:
@@ -523,7 +551,7 @@ class _Parser:
                 spread = True  # a trailing comma is only valid in arrow params
                 break
         self.expect(")")
-        if self.is_("=>"):
+        if self.is_("=>") and can_be_arrow:
             return self.arrow_body(start)
         if spread:
             raise self.error("Unexpected token")
@@ -625,6 +653,11 @@ class _Parser:
         if last.kind == "punct":
             return last.value not in (")", "]", "}")
         return last.kind == "name" and last.value in _REGEX_AFTER_WORDS
+
+def _is_async_call(node):
+    """`async (a, b)` read as a call, which `=>` turns into an async arrow."""
+    return node["type"] == "CallExpression" and node["callee"].get("name") == "async"
+
 
 def parse_expression_at(text, start=0):
     """Parse one JS expression at `start`; raise ParseError when it is not one."""
