@@ -22,7 +22,8 @@ body{font-family:sans-serif;margin:2rem auto;max-width:1100px;color:#222}
 h1{margin-bottom:.2rem} .lead{color:#555;margin-top:0}
 .grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 figure{margin:0;border:1px solid #ddd;padding:.5rem} figcaption{font-weight:bold}
-table{border-collapse:collapse;width:100%;font-size:.85rem} td,th{border:1px solid #ddd;padding:.25rem .4rem;text-align:left}
+table{border-collapse:collapse;width:100%;font-size:.85rem}
+td,th{border:1px solid #ddd;padding:.25rem .4rem;text-align:left}
 .heat th{width:12rem;vertical-align:top} .cell{display:inline-block;margin:2px;padding:2px 6px;border-radius:3px}
 .none{color:#888}
 """
@@ -34,17 +35,23 @@ def count_ticks(top: int) -> list[int]:
     return list(range(0, top + step, step))
 
 
+def empty_figure(chart_id: str, title: str, note: str = "nothing to show") -> str:
+    return (f'<figure id="{chart_id}"><figcaption>{escape(title)}</figcaption>'
+            f'<p class="none">{escape(note)}</p></figure>')
+
+
 def chart(chart_id: str, title: str, labels: list[str], series: dict[str, list[int]], kind=pygal.Bar) -> str:
+    """A pygal bar chart as inline SVG (``js=[]``: no script from pygal's CDN)."""
     if not labels:
-        return f'<figure id="{chart_id}"><figcaption>{escape(title)}</figcaption><p class="none">nothing to show</p></figure>'
-    graph = kind(js=[], disable_xml_declaration=True, style=STYLE, width=540, height=300,
-                 y_labels=count_ticks(max(max(v, default=0) for v in series.values())), show_legend=len(series) > 1, legend_at_bottom=True, x_label_rotation=30 if len(labels) > 6 else 0,
-                 print_values=False, truncate_label=24)
+        return empty_figure(chart_id, title)
+    top = max(max(values, default=0) for values in series.values())
+    graph = kind(js=[], disable_xml_declaration=True, style=STYLE, width=540, height=300, truncate_label=24,
+                 y_labels=count_ticks(top), show_legend=len(series) > 1, legend_at_bottom=True,
+                 x_label_rotation=30 if len(labels) > 6 else 0)
     graph.x_labels = labels
     for name, values in series.items():
         graph.add(name, values)
-    svg = graph.render(is_unicode=True)
-    return f'<figure id="{chart_id}"><figcaption>{escape(title)}</figcaption>{svg}</figure>'
+    return f'<figure id="{chart_id}"><figcaption>{escape(title)}</figcaption>{graph.render(is_unicode=True)}</figure>'
 
 
 def counts_chart(chart_id: str, title: str, counts: dict[str, int], series: str) -> str:
@@ -93,12 +100,10 @@ def worst_table(summary: Summary) -> str:
 def hosts_chart(summary: Summary) -> str:
     hosts = summary.slowest_hosts
     if not hosts:
-        return ('<figure id="slowest-hosts"><figcaption>Slowest hosts</figcaption>'
-                '<p class="none">the items carry no download_latency</p></figure>')
+        return empty_figure("slowest-hosts", "Slowest hosts", "the items carry no download_latency")
     labels = [f"{host} ({pages} pages)" for host, _, pages in hosts]
-    graph = chart("slowest-hosts", "Slowest hosts (mean download latency, ms)", labels,
-                  {"ms": [round(mean * 1000) for _, mean, _ in hosts]}, kind=pygal.HorizontalBar)
-    return graph
+    return chart("slowest-hosts", "Slowest hosts (mean download latency, ms)", labels,
+                 {"ms": [round(mean * 1000) for _, mean, _ in hosts]}, kind=pygal.HorizontalBar)
 
 
 def render(summary: Summary, title: str = "Crawl report") -> str:
