@@ -41,10 +41,12 @@ def test_js_page_is_empty_without_rendering(make_server, crawl):
 def test_auto_renders_only_the_pages_that_need_it(make_server, crawl, tmp_path):
     server = make_server(FIXTURES)
     pages = ["browser/v8_dev_blog_standalone_wasm_code.html", "browser/synthetic_js_article.html",
-             "browser/empty-shell.html", "browser/cloudflare_just_a_moment_oswegony_org.html"]
+             "browser/empty-shell.html", "browser/cloudflare_just_a_moment_oswegony_org.html",
+             "browser/synthetic_js_polling.html"]
     urls = tmp_path / "urls.txt"
     urls.write_text("".join(server.url(page) + "\n" for page in pages))
-    result = crawl("site", args={"urls_file": urls, "render": "auto", **ONE_PAGE})
+    result = crawl("site", args={"urls_file": urls, "render": "auto", **ONE_PAGE},
+                   settings={"CRAWLFORGE_RENDER_TIMEOUT": "4"})
     items, log = by_path(result.items), paths(server)
 
     # fine plainly: fetched once, never by the browser
@@ -66,7 +68,10 @@ def test_auto_renders_only_the_pages_that_need_it(make_server, crawl, tmp_path):
     assert errors.keys() == {pages[2], pages[3]}
     assert "no main content" in errors[pages[2]]["detail"]
     assert (errors[pages[3]]["reason"], errors[pages[3]]["vendor"]) == ("blocked", "cloudflare")
-    assert result.stats["browser/escalated"] == 2
+    # never idle: taken as it is when the wait is up
+    assert "never idle" in items[pages[4]]["markdown"]
+    assert result.stats["browser/idle_timeout"] == 1
+    assert result.stats["browser/escalated"] == 3
     assert result.stats["verdict/browser_retry"] == 1
 
 
@@ -121,10 +126,10 @@ def test_page_script_reaches_a_private_address_the_allow_list_names(make_server,
 
 def test_browser_is_restarted_after_n_pages(make_server, crawl):
     server = make_server(FIXTURES)
-    result = crawl("site", args={"url": server.url("_gen/12/0"), "render": "always", "max_pages": 9},
-                   settings={"CRAWLFORGE_BROWSER_RESTART_PAGES": "4"})
-    assert len(result.items) == 9
+    result = crawl("site", args={"url": server.url("_gen/12/0"), "render": "always", "max_pages": 5},
+                   settings={"CRAWLFORGE_BROWSER_RESTART_PAGES": "2"})
+    assert len(result.items) == 5
     assert all(item["rendered"] for item in result.items)
-    assert result.stats["browser/pages"] == 9
+    assert result.stats["browser/pages"] == 5
     assert result.stats["browser/restarts"] == 2
     assert result.stats["playwright/browser_count"] == 3

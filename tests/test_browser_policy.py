@@ -133,8 +133,7 @@ def test_always_renders_pages_with_the_wait_and_timeout():
     middleware.process_request(robots)
     assert page.meta["playwright"] is True and "playwright" not in robots.meta
     assert page.meta["playwright_page_goto_kwargs"] == {"wait_until": "load", "timeout": 5000.0}
-    [wait] = page.meta["playwright_page_methods"]
-    assert (wait.method, wait.args, wait.kwargs["timeout"]) == ("wait_for_selector", ("main",), 5000.0)
+    assert page.meta["crawlforge_wait"] == {"selector": "main", "timeout_ms": 5000.0}
 
 
 def test_never_switches_the_render_middleware_off():

@@ -8,8 +8,8 @@
   hop to a refused address is caught as it starts and ends the render (no item, no content).
 - After ``CRAWLFORGE_BROWSER_RESTART_PAGES`` pages the browser is closed (contexts first) once
   the pages in flight are done, and relaunched by the next page; after a crash likewise.
-Stats: ``browser/pages``, ``browser/aborted/<reason>``, ``browser/restarts``,
-``browser/disconnected``, ``browser/page_crashes``.
+Stats: ``browser/pages``, ``browser/aborted/<reason>``, ``browser/idle_timeout``,
+``browser/restarts``, ``browser/disconnected``, ``browser/page_crashes``.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from contextlib import suppress
 from functools import partial
 
 from playwright._impl._errors import TargetClosedError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
-from crawlforge.browser.policy import PagePolicy
+from crawlforge.browser.policy import WAIT_KEY, PagePolicy
 from crawlforge.middlewares.ledger import report_failure
 from crawlforge.middlewares.ssrf import guard_settings
 
@@ -89,6 +90,19 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
                 raise IgnoreRequest(reason) from None
             raise
+
+    async def _apply_page_methods(self, page, request, spider) -> None:
+        """The wait of ``meta["crawlforge_wait"]``: for a selector the user named (a page without
+        it fails), else for network idle as a best effort (polling pages never go idle)."""
+        wait = request.meta.get(WAIT_KEY) or {}
+        if wait.get("selector"):
+            await page.wait_for_selector(wait["selector"], state="attached", timeout=wait.get("timeout_ms"))
+        elif wait:
+            try:
+                await page.wait_for_load_state("networkidle", timeout=wait.get("timeout_ms"))
+            except PlaywrightTimeoutError:
+                self.stats.inc_value("browser/idle_timeout")
+        await super()._apply_page_methods(page, request, spider)
 
     def count_page(self) -> None:
         """Counted as a page starts, so a browser serves exactly ``restart_after`` pages."""

@@ -17,6 +17,9 @@ PLAIN_EXTENSIONS = frozenset({
     "gif", "webp", "svg", "ico", "mp3", "mp4", "webm", "woff", "woff2", "css", "js",
 })
 RENDER_KEY = "crawlforge_render"  # meta: False keeps a request off the browser
+# meta: after load, wait for {"selector": CSS} to be attached (else fail) or, with no selector,
+# for network idle (else take the page as it is), up to "timeout_ms"
+WAIT_KEY = "crawlforge_wait"
 
 
 def render_mode(value) -> str:

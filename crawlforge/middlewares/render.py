@@ -7,7 +7,8 @@
   (``CRAWLFORGE_BROWSER_RETRY_BLOCKED``, which the add-on turns on in ``auto``);
 - ``always``: every page request; robots.txt, sitemaps and other files stay plain
   (``crawlforge.browser.policy.renderable``).
-Every browser request waits for network idle, or for ``CRAWLFORGE_RENDER_WAIT_FOR`` (a CSS
+Every browser request waits for the load event, then for network idle (a page that never
+goes idle is taken as it is when the time is up), or for ``CRAWLFORGE_RENDER_WAIT_FOR`` (a CSS
 selector, ``-a wait_for=``), within ``CRAWLFORGE_RENDER_TIMEOUT``. Opt a request out with
 ``meta["crawlforge_render"] = False``. Stats: ``browser/requests``, ``browser/escalated``.
 """
@@ -15,9 +16,8 @@ selector, ``-a wait_for=``), within ``CRAWLFORGE_RENDER_TIMEOUT``. Opt a request
 from __future__ import annotations
 
 from scrapy.exceptions import NotConfigured
-from scrapy_playwright.page import PageMethod
 
-from crawlforge.browser.policy import RENDER_KEY, render_mode, renderable
+from crawlforge.browser.policy import RENDER_KEY, WAIT_KEY, render_mode, renderable
 from crawlforge.middlewares.verdict import NEEDS_BROWSER_KEY
 
 
@@ -46,11 +46,8 @@ class RenderMiddleware:
 
     def prepare(self, meta: dict) -> None:
         """The wait and the timeout of one page (a request's own values win)."""
-        wait_until = "load" if self.wait_for else "networkidle"
-        meta.setdefault("playwright_page_goto_kwargs", {"wait_until": wait_until, "timeout": self.timeout_ms})
-        if self.wait_for:
-            meta.setdefault("playwright_page_methods", [
-                PageMethod("wait_for_selector", self.wait_for, state="attached", timeout=self.timeout_ms)])
+        meta.setdefault("playwright_page_goto_kwargs", {"wait_until": "load", "timeout": self.timeout_ms})
+        meta.setdefault(WAIT_KEY, {"selector": self.wait_for or None, "timeout_ms": self.timeout_ms})
         # routes (the resource blocking and the SSRF guard) do not see service-worker requests
         meta.setdefault("playwright_context_kwargs", {"service_workers": "block"})
         self.crawler.stats.inc_value("browser/requests")
