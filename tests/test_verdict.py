@@ -161,3 +161,10 @@ def test_no_false_positive_on_any_real_normal_page():
         if not verdict["success"] or needs_browser(doc_of(path)):
             flagged[path.name] = verdict
     assert flagged == {}
+
+
+def test_a_doc_with_only_html_gets_its_title_and_text_read_from_it():
+    html = (WALLS / "distil_pardon_our_interruption_nvsos_gov.html").read_text()
+    assert document_verdict({"html": html, "status": 200})["blocked"]["vendor"] == "distil"
+    normal = (WALLS / "normal" / "react_dev_blog_rsc_vulnerability_code_blocks.html").read_text()
+    assert document_verdict({"html": normal, "status": 200}) == {"success": True, "status": 200}
