@@ -14,7 +14,7 @@ class HighlightsPipeline:
         settings = crawler.settings
         self.query = (getattr(crawler.spider, "query", None) or settings.get("CRAWLFORGE_QUERY") or "").strip()
         if not self.query:
-            raise NotConfigured("no query: give -a query=... or CRAWLFORGE_QUERY")
+            raise NotConfigured  # off without a query (-a query=... or CRAWLFORGE_QUERY); bare: no warning
         self.max_units = settings.getint("CRAWLFORGE_HIGHLIGHTS_MAX_UNITS")
         self.min_score = settings.getfloat("CRAWLFORGE_HIGHLIGHTS_MIN_SCORE")
         self.stats = crawler.stats

@@ -38,7 +38,7 @@ class LlmPipeline:
         settings = crawler.settings
         spec = getattr(crawler.spider, "schema", None) or settings.get("CRAWLFORGE_LLM_SCHEMA")
         if not spec:
-            raise NotConfigured("no LLM schema: set CRAWLFORGE_LLM_SCHEMA or -a schema=module:Model")
+            raise NotConfigured  # off by default; bare, so Scrapy logs no warning for it
         base_url, model = settings.get("CRAWLFORGE_LLM_BASE_URL"), settings.get("CRAWLFORGE_LLM_MODEL")
         if not base_url or not model:
             logger.error("LLM schema %s given but CRAWLFORGE_LLM_BASE_URL or CRAWLFORGE_LLM_MODEL is empty: "
