@@ -11,10 +11,12 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
-JUNK_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas",
-             "svg", "button", "input", "select", "textarea", "option", "label", "dialog", "link",
-             "meta", "nav", "aside", "footer", "menu", "figcaption", "address", "time"]
-"""Tags that never hold main content (their text is code, controls or chrome)."""
+NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed",
+                    "canvas", "svg", "button", "input", "select", "textarea", "option", "label",
+                    "dialog", "link", "meta"]
+"""Tags whose text is code or form controls, never prose."""
+CHROME_TAGS = ["nav", "aside", "footer", "menu", "figcaption", "address", "time"]
+"""Tags of site chrome and of credits, bylines and dates around the content."""
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
@@ -68,7 +70,7 @@ def hint_weight(node) -> int:
 
 def prune(tree: LexborHTMLParser) -> None:
     """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate."""
-    tree.strip_tags(JUNK_TAGS)
+    tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     body = tree.body
     if body is None:
         return
@@ -94,7 +96,8 @@ def _boilerplate(body) -> list:
     if large:
         total = len(body.text(deep=True, strip=True))
         found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
-    return found
+    in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
+    return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
 def remove_outermost(nodes) -> None:

@@ -11,12 +11,15 @@ from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia,
                               convert)
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.maincontent import JUNK_TAGS, main_content as find_main_content
+from crawlforge.extract.maincontent import NON_CONTENT_TAGS, main_content as find_main_content
 from crawlforge.extract.urls import TRACKING_PARAMS, base_url, clean_url
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
+MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+_TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy", "src")
-_BLANK_LINES = re.compile(r"\n{3,}")
 
 
 @lru_cache(maxsize=4)
@@ -25,7 +28,7 @@ def _options(include_images: bool) -> ConversionOptions:
         extract_metadata=False, autolinks=False, skip_images=not include_images,
         inline_data_media=InlineDataMedia.DROP_ELEMENT, preprocessing=PreprocessingOptions(enabled=False),
         include_blockquote_citations=False, expand_abbreviations=False, bullets="-",
-        hidden_content=HiddenContent.DROP, max_depth=512, compact_tables=True, escape_misc=False,
+        hidden_content=HiddenContent.DROP, compact_tables=True, escape_misc=False,
     )
 
 
@@ -44,14 +47,19 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
     if main_content and (max_bytes is None or len(html) <= max_bytes):
         nodes = find_main_content(tree)
     else:
-        tree.strip_tags(JUNK_TAGS)
+        tree.strip_tags(NON_CONTENT_TAGS)
         nodes = [tree.body]
+    tracking_params = tuple(tracking_params)
     for node in nodes:
         _fix_links(node, base, include_links, tracking_params)
         if include_images:
             _fix_images(node, base, tracking_params)
     fragment = "".join(node.html or "" for node in nodes)
-    return _tidy(convert(fragment, _options(include_images)).content or "")
+    try:
+        markdown = convert(fragment, _options(include_images)).content or ""
+    except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
+        markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
+    return _tidy(markdown)
 
 
 def _parse(html) -> LexborHTMLParser | None:
@@ -59,10 +67,48 @@ def _parse(html) -> LexborHTMLParser | None:
         html = bytes(html).decode("utf-8", errors="replace")
     if not html:
         return None
+    html = _cap_nesting(html)
     try:
         return LexborHTMLParser(html)
     except UnicodeEncodeError:  # lone surrogates from a bad decode
         return LexborHTMLParser(html.encode("utf-8", errors="replace").decode("utf-8"))
+
+
+def _cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
+    """Drops start tags (and as many end tags) nested deeper than `cap`, keeping all text.
+
+    Lexbor's parse time grows with the square of nesting depth (50k nested divs: seconds) and
+    so would any walk up the tree; real pages stay under a few hundred. Depth is estimated from
+    the tag stream alone (unclosed `<p>`/`<li>` count as open), which overestimates: harmless.
+    """
+    depth = top = 0
+    for closing, name in _TAG.findall(html):
+        if closing:
+            depth -= 1
+        elif name.lower() not in _VOID:
+            depth += 1
+            top = max(top, depth)
+    if top <= 2 * cap:
+        return html
+    parts, last, depth, dropped = [], 0, 0, 0
+    for match in _TAG_FULL.finditer(html):
+        closing, name = match.group(1), match.group(2).lower()
+        if name in _VOID:
+            continue
+        if closing and dropped:
+            dropped -= 1
+        elif closing:
+            depth -= 1
+            continue
+        elif depth < cap:
+            depth += 1
+            continue
+        else:
+            dropped += 1
+        parts.append(html[last:match.start()])
+        last = match.end()
+    parts.append(html[last:])
+    return "".join(parts)
 
 
 def _base_href(tree: LexborHTMLParser) -> str | None:
@@ -75,16 +121,27 @@ def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> 
     if not include_links:
         root.unwrap_tags(["a"])
         return
-    dead = []
+    dead, anchors = [], []
     for link in root.css("a"):
-        href = link.attributes.get("href")
+        attrs = link.attributes
+        href = attrs.get("href")
         target = clean_url(href, base, tracking_params) if href else None
         if target is None:
-            dead.append(link)
-        else:
-            link.attrs["href"] = target
+            (anchors if _is_permalink_mark(link) else dead).append(link)
+            continue
+        link.attrs["href"] = target
+        if "title" in attrs:
+            del link.attrs["title"]
     for link in dead:
         link.unwrap()
+    for link in anchors:
+        link.decompose()
+
+
+def _is_permalink_mark(link) -> bool:
+    """Heading anchors such as `#`, `¶` or `🔗`: no words, only a pointer to the page itself."""
+    text = link.text(deep=True, strip=True)
+    return len(text) <= 2 and not any(ch.isalnum() for ch in text)
 
 
 def _fix_images(root, base: str, tracking_params: tuple) -> None:
@@ -104,4 +161,5 @@ def _fix_images(root, base: str, tracking_params: tuple) -> None:
 
 
 def _tidy(markdown: str) -> str:
-    return _BLANK_LINES.sub("\n\n", markdown).strip() + "\n" if markdown.strip() else ""
+    markdown = markdown.strip()
+    return markdown + "\n" if markdown else ""

@@ -4,6 +4,7 @@ Links in markdown should work outside the page: absolute, without the fragment (
 the old page) and without click-tracking parameters (they carry no content and leak campaigns).
 """
 
+from functools import lru_cache
 from urllib.parse import urljoin
 
 TRACKING_PARAMS = (
@@ -37,18 +38,18 @@ def strip_tracking(query: str, patterns=_DEFAULT_PATTERNS) -> str:
     return "&".join(kept)
 
 
+@lru_cache(maxsize=8192)
 def clean_url(href: str, base: str, tracking_params=TRACKING_PARAMS) -> str | None:
     """Absolute URL without fragment or tracking parameters; None for links that lead nowhere.
 
     Fragment-only links (`#top`) and script/data URLs give None, so callers can keep the text
-    and drop the link.
+    and drop the link. Cached: navigation repeats the same hrefs on every page of a site.
     """
     href = href.strip()
     if not href or href.startswith("#") or href[:11].lower().startswith(_UNLINKABLE):
         return None
-    try:
-        absolute = urljoin(base, href) if base else href
-    except ValueError:  # e.g. a malformed IPv6 host
+    absolute = _absolute(href, base)
+    if absolute is None:
         return None
     absolute = absolute.split("#", 1)[0]
     if "?" not in absolute:
@@ -57,6 +58,26 @@ def clean_url(href: str, base: str, tracking_params=TRACKING_PARAMS) -> str | No
     head, query = absolute.split("?", 1)
     query = strip_tracking(query, patterns)
     return f"{head}?{query}" if query else head
+
+
+def _absolute(href: str, base: str) -> str | None:
+    """urljoin with fast paths for the common shapes (absolute, `//host/...`, `/path`)."""
+    if href.startswith(("http://", "https://")) or not base:
+        return href
+    try:
+        if href.startswith("//"):
+            return base.split(":", 1)[0] + ":" + href
+        if href.startswith("/") and base.startswith(("http://", "https://")):
+            return _origin(base) + href
+        return urljoin(base, href)
+    except ValueError:  # e.g. a malformed IPv6 host
+        return None
+
+
+@lru_cache(maxsize=256)
+def _origin(base: str) -> str:
+    scheme, _, rest = base.partition("://")
+    return f"{scheme}://{rest.split('/', 1)[0].split('?', 1)[0].split('#', 1)[0]}"
 
 
 def base_url(page_url: str, base_href: str | None) -> str:
