@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 
-def load_recordings(folder: Path | str, pattern: str = "recorded_*.json") -> list[dict]:
+def load_recordings(folder: Path | str, pattern: str = "*recording_*.json") -> list[dict]:
     return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(Path(folder).glob(pattern))]
 
 
@@ -101,7 +101,7 @@ def _content_text(content) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--recordings", required=True, help="folder of recorded_*.json files")
+    parser.add_argument("--recordings", required=True, help="folder of *recording_*.json files (a recorded exchange: request match + model answer)")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--no-json-mode", action="store_true", help="reject response_format with 400")
     args = parser.parse_args()
