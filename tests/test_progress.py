@@ -1,9 +1,12 @@
 """The progress line: what a long crawl prints while it runs."""
 
-from scrapy import Spider
+from scrapy import Request, Spider
+from scrapy import signals as scrapy_signals
+from scrapy.http import Response
 from scrapy.utils.test import get_crawler
 
 from crawlforge import signals
+from crawlforge.extensions.ledger import ID_KEY
 from crawlforge.extensions.progress import Progress, known_total
 from crawlforge.report.progress import Snapshot, duration, eta_seconds, progress_bar, progress_line
 
@@ -47,13 +50,18 @@ def test_total_is_known_for_url_lists_and_sitemaps_not_for_followed_links():
     assert known_total(FollowingSpider(), {"sitemap/urls": 500}) is None
 
 
-def test_snapshot_counts_reported_failures_and_http_errors():
+def test_snapshot_counts_reported_failures_and_http_errors_of_scheduled_urls_only():
     crawler = get_crawler(ListSpider, {"CRAWLFORGE_PROGRESS_INTERVAL": 30})
     crawler.spider = ListSpider()
     extension = Progress.from_crawler(crawler)
     crawler.stats.open_spider()
-    for key, value in {"response_received_count": 15, "item_scraped_count": 10, "verdict/blocked/cloudflare": 2,
-                       "downloader/response_status_count/200": 12, "downloader/response_status_count/404": 3}.items():
+    for url, ledger_id in (("https://example.org/robots.txt", None), ("https://example.org/a", 1),
+                           ("https://example.org/b", 2), ("https://example.org/c", 3), ("https://example.org/d", 4)):
+        request = Request(url, meta={} if ledger_id is None else {ID_KEY: ledger_id})
+        status = 200 if url.endswith("/d") else 404
+        crawler.signals.send_catch_log(scrapy_signals.response_received, request=request, spider=crawler.spider,
+                                       response=Response(url, status=status, request=request))
+    for key, value in {"response_received_count": 15, "item_scraped_count": 10, "verdict/blocked/cloudflare": 2}.items():
         crawler.stats.set_value(key, value)
     for reason in ("timeout", "timeout", "blocked"):
         crawler.signals.send_catch_log(signals.url_failed, url="https://example.org/x", stage="download",
@@ -71,3 +79,4 @@ def test_a_running_crawl_logs_progress_lines(fixture_server, crawl, tmp_path):
     lines = [line for line in result.log.splitlines() if "Progress: " in line]
     assert lines, result.log[-3000:]
     assert "/3 done" in lines[0] and "queue " in lines[0]
+    assert all("0 errors" in line for line in lines)  # the robots.txt 404 is not a URL of the crawl

@@ -4,7 +4,8 @@ errors by reason, blocked pages, queue size and, when the total is known, an ETA
 
 The total is known for a URL list or a sitemap the spider does not follow links from
 (``sitemap/urls``), or from ``max_pages``. Errors by reason are counted as components report
-them (``crawlforge.signals.url_failed``) plus final HTTP error statuses.
+them (``crawlforge.signals.url_failed``) plus HTTP error statuses of the final responses of
+scheduled URLs (retried responses never reach ``response_received``; robots.txt is not scheduled).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
 from crawlforge import signals
+from crawlforge.extensions.ledger import ID_KEY
 from crawlforge.report.progress import Snapshot, progress_bar, progress_line
 
 logger = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ class Progress:
         crawler.signals.connect(extension.spider_opened, signal=scrapy_signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=scrapy_signals.spider_closed)
         crawler.signals.connect(extension.url_failed, signal=signals.url_failed)
+        crawler.signals.connect(extension.response_received, signal=scrapy_signals.response_received)
         return extension
 
     def spider_opened(self, spider):
@@ -56,6 +59,10 @@ class Progress:
     def url_failed(self, reason, **_):
         self.errors[reason] += 1
 
+    def response_received(self, response, request, **_):
+        if response.status >= 400 and ID_KEY in request.meta:
+            self.errors[f"http_{response.status}"] += 1
+
     def queue_size(self) -> int:
         scheduler = self.crawler.engine.scheduler
         return len(scheduler) if hasattr(scheduler, "__len__") else 0
@@ -64,9 +71,7 @@ class Progress:
         stats = self.crawler.stats.get_stats()
         pages = stats.get("response_received_count", 0)
         per_min, self.previous_pages = (pages - self.previous_pages) * 60 / self.interval, pages
-        http = {f"http_{k.rsplit('/', 1)[1]}": v for k, v in stats.items()
-                if k.startswith("downloader/response_status_count/") and k[-3:] >= "400"}
-        items, errors = stats.get("item_scraped_count", 0), {**self.errors, **http}
+        items, errors = stats.get("item_scraped_count", 0), dict(self.errors)
         return Snapshot(pages=pages, items=items, done=items + sum(errors.values()),
                         total=known_total(self.crawler.spider, stats), queue=queue,
                         blocked=sum(v for k, v in stats.items() if k.startswith("verdict/blocked/")),
