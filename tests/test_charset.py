@@ -104,3 +104,16 @@ def test_body_over_the_cap_raises_with_limit_and_size():
     assert (caught.value.limit, caught.value.size) == (1000, len(body))
     assert str(caught.value) == f"Response body too large: {len(body)} bytes exceeds limit of 1000 bytes"
     assert decode_body(body, max_bytes=len(body))["encoding"] == "cp932"  # exactly the cap is fine
+
+
+@pytest.mark.parametrize("name, codec", [
+    ("koi8-r_xmldecl_newsru_com_feed.xml", "cp1251"), ("koi8-r_xmldecl_newsru_com_feed.xml", "cp866"),
+    ("shift_jis_meta_2ch_top.html", "euc_jp"), ("shift_jis_meta_2ch_top.html", "iso2022_jp"),
+])
+def test_real_text_re_encoded_without_declaration_is_detected(name, codec):
+    """The capture's text, declarations removed, in another encoding a site might serve it in."""
+    text = decode_body(body_of(name))["text"]
+    text = text.replace('encoding="koi8-r"', "").replace("charset=Shift_JIS", "")
+    result = decode_body(text.encode(codec), "text/html")
+    assert (result["encoding"], result["source"]) == (codec, "detected")
+    assert result["text"] == text

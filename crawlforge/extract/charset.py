@@ -36,6 +36,9 @@ WEB_ENCODINGS = frozenset(
 )
 # The WHATWG default for an undeclared document; it wins ties between equally good guesses.
 FALLBACK_SINGLE_BYTE = "cp1252"
+# Detector answers that are supersets or siblings of a web encoding, read as that encoding.
+DETECTED_ALIASES = {"euc_jis_2004": "euc_jp", "euc_jisx0213": "euc_jp", "shift_jis_2004": "cp932",
+                    "shift_jisx0213": "cp932", "cp1125": "cp866", "iso2022_jp_2": "iso2022_jp"}
 
 
 class BodyTooLargeError(ValueError):
@@ -90,15 +93,17 @@ def guess_charset(body: bytes) -> str | None:
     sample = body[:DETECT_SAMPLE_BYTES]
     if _decodes(sample, "utf-8", truncated=len(body) > len(sample)):
         return "utf-8"
-    candidates = [m for m in from_bytes(sample) if web_codec(m.encoding) in WEB_ENCODINGS]
+    matches = [(m, _detected_codec(m.encoding)) for m in from_bytes(sample)]
+    candidates = [(m, codec) for m, codec in matches if codec in WEB_ENCODINGS]
     if not candidates:
-        return None
-    best = candidates[0]
-    tied = [m for m in candidates if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
-    for match in tied:
-        if web_codec(match.encoding) == FALLBACK_SINGLE_BYTE:
-            return FALLBACK_SINGLE_BYTE
-    return web_codec(best.encoding)
+        return matches[0][1] if matches else None
+    best = candidates[0][0]
+    tied = [codec for m, codec in candidates if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
+    return FALLBACK_SINGLE_BYTE if FALLBACK_SINGLE_BYTE in tied else candidates[0][1]
+
+
+def _detected_codec(name: str) -> str | None:
+    return web_codec(DETECTED_ALIASES.get(name, name))
 
 
 def _decodes(body: bytes, codec: str, truncated: bool = False) -> bool:
@@ -117,6 +122,8 @@ def choose_charset(body: bytes, content_type: str | None = None) -> tuple[str, s
     if declared and (declared[1] == "bom" or _decodes(body, declared[0])):
         return declared
     if not declared and body.isascii():
+        if b"\x1b$" in body and _decodes(body, "iso2022_jp"):  # 7-bit ISO-2022-JP escapes
+            return "iso2022_jp", "detected"
         return "utf-8", "default"
     guessed = guess_charset(body)
     if guessed:
