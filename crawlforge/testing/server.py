@@ -23,7 +23,7 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
   child sitemap per ``per`` pages; ``/_sitemap/<total>/<per>/<k>.xml`` (or ``.xml.gz``,
   gzipped) is child ``k``, a urlset with ``lastmod`` (day ``i % 28 + 1`` of January 2026)
 - ``/_etag/<rest>``: serve with ``ETag`` and ``Last-Modified`` from the file, ``Cache-Control:
-  no-cache``, and answer ``304`` to a matching ``If-None-Match`` / ``If-Modified-Since``
+  max-age=0, must-revalidate``, and answer ``304`` to a matching ``If-None-Match`` / ``If-Modified-Since``
 - ``/_throttle/<code>/<n>/<seconds>/<rest>``: the first ``n`` requests for this path get
   ``<code>`` (429 or 503) with ``Retry-After: <seconds>``, later ones the file
 - ``/_log``: the access log as JSON (method, path, headers); ``/_log/clear`` empties it
@@ -215,7 +215,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
         body = file.read_bytes()
         etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
         modified = email.utils.formatdate(int(file.stat().st_mtime), usegmt=True)
-        headers = {"ETag": etag, "Last-Modified": modified, "Cache-Control": "no-cache"}
+        headers = {"ETag": etag, "Last-Modified": modified, "Cache-Control": "max-age=0, must-revalidate"}
         since = self.headers.get("If-Modified-Since")
         if self.headers.get("If-None-Match") == etag or (
                 since and "If-None-Match" not in self.headers
