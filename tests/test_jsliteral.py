@@ -61,6 +61,21 @@ def test_literal_forms_evaluate_to_plain_values(source, value):
     assert parse_js_literal(source) == value
 
 
+@pytest.mark.parametrize(
+    ("source", "iso"),
+    [
+        ('new Date("2020-02-30")', "2020-03-01T00:00:00.000Z"),  # V8 rolls a day up to 31 over
+        ('new Date("2020-02-32")', None),
+        ('new Date("2020-01-01T10:20:30.5+02:00")', "2020-01-01T08:20:30.500Z"),
+        ("new Date(8640000000000000)", "+275760-09-13T00:00:00.000Z"),
+        ("new Date(8640000000000001)", None),
+        ("new Date(-1.5)", "1969-12-31T23:59:59.999Z"),
+    ],
+)
+def test_dates_read_as_v8_writes_them(source, iso):
+    assert parse_js_literal(source) == iso
+
+
 def test_end_offset_stops_after_the_literal():
     text = "window.x = {a:[1]}; next()"
     result = evaluate_literal_source(text, text.index("{"))

@@ -13,7 +13,6 @@ exponentially.
 import math
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 
 from crawlforge.extract.jsjson import js_key_order, js_number
 from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
@@ -23,7 +22,6 @@ MAX_COST = 5_000_000
 CHARS_PER_COST_UNIT = 16
 
 _UNDEFINED = object()
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MAX_TIME_MS = 8.64e15
 _ISO_DATE = re.compile(
     r"([+-]\d{6}|\d{4})(?:-(\d\d)(?:-(\d\d))?)?"
@@ -284,24 +282,58 @@ def _date_iso(value):
         millis = float(value) if math.isfinite(value) else None
     if millis is None or abs(millis) > _MAX_TIME_MS:
         return None
-    moment = _EPOCH + timedelta(milliseconds=math.trunc(millis))
-    if not 1 <= moment.year <= 9999:
-        return None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return _iso_from_millis(math.trunc(millis))
+
+
+def _iso_from_millis(millis):
+    """toISOString for any valid JS time, years past 9999 as `+275760`."""
+    days, rest = divmod(millis, 86_400_000)
+    year, month, day = _civil_from_days(days)
+    seconds, ms = divmod(rest, 1000)
+    clock = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{ms:03d}Z"
+    year_text = f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
+    return f"{year_text}-{month:02d}-{day:02d}T{clock}"
+
+
+def _days_from_civil(year, month, day):
+    """Days from 1970-01-01 to a proleptic Gregorian date (inverse of the below)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146_097 + day_of_era - 719_468
+
+
+def _civil_from_days(days):
+    """Proleptic Gregorian (year, month, day) of a day count from 1970-01-01."""
+    days += 719_468
+    era = days // 146_097
+    day_of_era = days - era * 146_097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36_524 - day_of_era // 146_096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
+    year = year_of_era + era * 400 + (month <= 2)
+    return year, month, day
 
 
 def _parse_date_string(text):
-    """ISO 8601 date strings (read as UTC when no offset is given)."""
+    """ISO 8601 date strings, read as V8 does: UTC without an offset, and a day
+    up to 31 rolls over (`2020-02-30` is 1 March); None when not ISO."""
     match = _ISO_DATE.match(text)
     if not match:
         return None
     year, month, day, hour, minute, second, fraction, offset = match.groups()
-    try:
-        moment = datetime(int(year), int(month or 1), int(day or 1), int(hour or 0),
-                          int(minute or 0), int(second or 0), tzinfo=timezone.utc)
-    except ValueError:
+    month, day, hour, minute, second = (int(v or d) for v, d in
+                                        ((month, 1), (day, 1), (hour, 0), (minute, 0), (second, 0)))
+    if not (1 <= month <= 12 and 1 <= day <= 31 and minute < 60 and second < 60) or hour > 24 \
+            or (hour == 24 and (minute or second or int(fraction or 0))):
         return None
-    millis = (moment - _EPOCH) / timedelta(milliseconds=1) + int((fraction or "0")[:3].ljust(3, "0"))
+    millis = _days_from_civil(int(year), month, 1) * 86_400_000
+    millis += (((day - 1) * 24 + hour) * 60 + minute) * 60_000 + second * 1000
+    millis += int((fraction or "0")[:3].ljust(3, "0"))
     if offset and offset != "Z":
         sign = 1 if offset[0] == "+" else -1
         millis -= sign * (int(offset[1:3]) * 60 + int(offset[4:6])) * 60_000
