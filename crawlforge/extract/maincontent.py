@@ -59,6 +59,9 @@ def _classify(hint: str) -> tuple[bool, bool, bool]:
     return strong, weak, positive
 
 
+_CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
+                      "input[name=q], input[name=s], input[name*=search], input[name*=mail]")
+"""Fields of search, login, newsletter and comment forms; an add-to-cart form has none."""
 _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 
 
@@ -70,13 +73,15 @@ def hint_weight(node) -> int:
 
 def prune(tree: LexborHTMLParser) -> None:
     """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate."""
-    tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     body = tree.body
     if body is None:
         return
+    forms = [form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None]
+    remove_outermost(forms)
+    tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                       "[role=complementary], [role=banner], [role=dialog], [role=alert]")
-    doomed += [node for node in body.css("header, form") if node.css_first("p") is None]
+    doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += _boilerplate(body)
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
 
@@ -292,6 +297,7 @@ def _ends_its_block(heading) -> bool:
 
 def main_content(tree: LexborHTMLParser) -> list:
     """Nodes holding the page's main content, in document order; the body when nothing scores."""
+    product = is_product_page(tree)
     prune(tree)
     body = tree.body
     if body is None:
@@ -302,12 +308,45 @@ def main_content(tree: LexborHTMLParser) -> list:
     if best is None:
         return [body]
     best = widen(best, blocks)
+    if product:
+        return _cleaned([product_container(body, best)], blocks)
     container = best
     while container is not None and container.tag not in ("body", "html"):
         if _is_semantic(container) and link_density(container) < 0.3:
             return _cleaned([container], blocks)
         container = container.parent
     return _cleaned(with_siblings(best, best_score, scores), blocks)
+
+
+def is_product_page(tree: LexborHTMLParser) -> bool:
+    """The page says it sells one thing: og:type product, JSON-LD or microdata Product."""
+    if tree.css_first('meta[property="og:type"][content*="product"]') is not None:
+        return True
+    if len(tree.css('[itemtype*="schema.org/Product"]')) == 1:
+        return True
+    return any('"Product"' in (script.text() or "")
+               for script in tree.css('script[type="application/ld+json"]'))
+
+
+def product_container(body, best):
+    """Smallest node holding both the product (its microdata item, else its h1) and the best
+    text block.
+
+    A product page spreads name, price, description and specs over sibling boxes; the
+    description alone wins the text score.
+    """
+    items = body.css('[itemtype*="schema.org/Product"]')
+    anchor = items[0] if len(items) == 1 else body.css_first("h1")
+    if anchor is None:
+        return best
+    ancestors, node = set(), anchor
+    while node is not None:
+        ancestors.add(node.mem_id)
+        node = node.parent
+    node = best
+    while node is not None and node.mem_id not in ancestors:
+        node = node.parent
+    return node if node is not None and node.tag != "html" else body
 
 
 def widen(best, blocks: dict):
