@@ -15,6 +15,7 @@ from crawlforge.extract.charset import web_codec
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 ARTICLE = "demo/articles/v8_dev_blog_standalone_wasm_code.html"
 WALL = "botwall/cloudflare_just_a_moment_oswegony_org.html"
+BOMB = "sizecap/gzip_bomb_synthetic.html.gz"
 # A robots.txt for this test's server only (not a page): one private folder, a Crawl-delay.
 ROBOTS = "User-agent: *\nDisallow: /private/\nCrawl-delay: 0.2\n"
 PLAIN = {"CRAWLFORGE_RENDER": "never"}  # the browser path is tested with the browser issue
@@ -43,7 +44,7 @@ def assert_ledger_adds_up(result, expected_urls):
 def fault_site(tmp_path, make_server):
     """A server over a small folder: a real article, a real wall, a private copy, a robots.txt."""
     root = tmp_path / "site"
-    for rel in (ARTICLE, WALL):
+    for rel in (ARTICLE, WALL, BOMB):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(FIXTURES / rel, root / rel)
     (root / "private").mkdir()
@@ -63,6 +64,7 @@ def test_fault_modes_end_as_items_or_error_records(fault_site, crawl, tmp_path):
         "loop": url("/_loop/a"),
         "big": url("/_big/250000"),
         "big_chunked": url("/_big_chunked/300000"),
+        "gzip_bomb": url(f"/_headers/Content-Encoding=gzip;Content-Type=text%2Fhtml/{BOMB}"),
         "wall": url(WALL),
         "robots": url("/private/page.html"),
     }
@@ -75,13 +77,15 @@ def test_fault_modes_end_as_items_or_error_records(fault_site, crawl, tmp_path):
     reason = {name: errors[u]["reason"] for name, u in urls.items() if u in errors}
     assert reason == {
         "404": "http_error", "500": "http_error", "timeout": "timeout", "reset": "connection",
-        "loop": "redirect_loop", "big": "too_large", "big_chunked": "too_large", "wall": "blocked",
+        "loop": "redirect_loop", "big": "too_large", "big_chunked": "too_large", "gzip_bomb": "too_large",
+        "wall": "blocked",
         "robots": "robots_denied",
     }
     assert (errors[urls["404"]]["status"], errors[urls["500"]]["status"]) == (404, 500)
     assert (errors[urls["big"]]["limit"], errors[urls["big"]]["size"]) == (100_000, 250_000)
     assert errors[urls["big_chunked"]]["limit"] == 100_000
     assert errors[urls["big_chunked"]]["size"] > 100_000  # at least this many bytes
+    assert errors[urls["gzip_bomb"]]["limit"] == 100_000 < errors[urls["gzip_bomb"]]["size"]
     assert errors[urls["wall"]]["vendor"] == "cloudflare"
     assert result.stats["verdict/blocked/cloudflare"] == 1
     assert result.stats["crawldelay/hosts"] == 1
