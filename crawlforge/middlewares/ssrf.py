@@ -74,8 +74,8 @@ class SsrfGuardMiddleware:
             addresses = await self.resolve(host)
         except SsrfRefusedError as exc:
             return str(exc)
-        except DNSLookupError:
-            return None  # the download fails on its own, as a DNS error
+        except Exception:  # noqa: BLE001 - the download fails on its own, as a DNS error; the
+            return None  # connection's lookup goes through GuardedResolver again
         return refusal(host, addresses, self.allowed)
 
     @staticmethod
