@@ -202,3 +202,11 @@ def test_devalue_exponential_sharing_is_bounded_and_depth_is_cut():
     deep = decode_nuxt_data([[i + 1] for i in range(1000)] + ["bottom"])
     assert "bottom" not in json.dumps(deep["value"])
     assert deep["warnings"] == ["Branches nested deeper than 512 levels were cut and read as null."]
+
+
+def test_devalue_boxed_values_and_sets_of_distinct_objects():
+    # As devalue 6 writes `new Set([new Date(0), new Date(0)])` and `Object("s")`.
+    payload = [{"s": 1, "b": 4}, ["Set", 2, 3], ["Date", "1970-01-01T00:00:00.000Z"],
+               ["Date", "1970-01-01T00:00:00.000Z"], ["Object", 5], "s"]
+    assert decode_nuxt_data(payload)["value"] == {
+        "s": ["1970-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"], "b": "s"}

@@ -183,13 +183,18 @@ def _date(unflattener, index, value):
     return value[1] if len(value) > 1 and isinstance(value[1], str) else None
 
 
-def _same_value_key(value):
-    """JS SameValueZero as a dict key: objects by identity, NaN equal to NaN."""
-    if isinstance(value, (dict, list, _Sparse)) or value is _UNDEFINED:
-        return ("object", id(value))
-    if isinstance(value, float) and value != value:
+def _member_key(unflattener, index, member):
+    """JS SameValueZero identity of a Set member or Map key.
+
+    An entry that is an object in JS (array, object, Date, boxed value...) is
+    itself, even when it is read here as a plain string; NaN equals NaN.
+    """
+    entry = unflattener.values[index] if isinstance(index, int) and 0 <= index < len(unflattener.values) else None
+    if isinstance(entry, (dict, list)):
+        return ("object", index)
+    if isinstance(member, float) and member != member:
         return ("nan",)
-    return (type(value) is str, value)
+    return (type(member) is str, member if member is not _UNDEFINED else "undefined")
 
 
 def _set(unflattener, index, value):
@@ -197,8 +202,9 @@ def _set(unflattener, index, value):
     seen = set()
     for item in value[1:]:
         member = unflattener.hydrate(item)
-        if _same_value_key(member) not in seen:
-            seen.add(_same_value_key(member))
+        key = _member_key(unflattener, item, member)
+        if key not in seen:
+            seen.add(key)
             result.append(member)
     return result
 
@@ -209,7 +215,7 @@ def _map(unflattener, index, value):
     for position in range(1, len(value), 2):
         key = unflattener.hydrate(value[position])
         item = unflattener.hydrate(value[position + 1]) if position + 1 < len(value) else _UNDEFINED
-        entries.setdefault(_same_value_key(key), [key, None])[1] = item
+        entries.setdefault(_member_key(unflattener, value[position], key), [key, None])[1] = item
     result.extend(entries.values())
     return result
 
@@ -220,7 +226,8 @@ def _regexp(unflattener, index, value):
 
 
 def _boxed(unflattener, index, value):
-    return value[1] if len(value) > 1 else _UNDEFINED
+    """`Object(5)`: devalue writes the index of the boxed primitive."""
+    return unflattener.hydrate(value[1]) if len(value) > 1 else _UNDEFINED
 
 
 def _bigint(unflattener, index, value):
