@@ -11,7 +11,7 @@ from scrapy.utils.test import get_crawler
 from twisted.internet.error import DNSLookupError, TimeoutError
 
 from crawlforge import signals
-from crawlforge.extensions.ledger import UrlLedger, errors_feed_uri
+from crawlforge.extensions.ledger import UrlLedger, errors_feed_overwrite, errors_feed_uri
 from crawlforge.middlewares.ledger import LedgerMiddleware, classify
 
 
@@ -136,3 +136,15 @@ def test_errors_feed_defaults_next_to_the_items_feed():
     crawler = get_crawler(LedgerSpider, settings_dict={"FEEDS": {"s3://bucket/crawl/items.jsonl": {}}})
     assert errors_feed_uri(crawler.settings) == "s3://bucket/crawl/errors.jsonl"
     assert errors_feed_uri(get_crawler(LedgerSpider).settings) is None
+
+
+def test_errors_feed_is_replaced_or_appended_like_the_items_feed(tmp_path):
+    replaced = get_crawler(LedgerSpider, settings_dict={"FEEDS": {"i.jsonl": {"overwrite": True}}})
+    appended = get_crawler(LedgerSpider, settings_dict={"FEEDS": {"i.jsonl": {"format": "jsonlines"}}})
+    assert errors_feed_overwrite(replaced.settings) is True
+    assert errors_feed_overwrite(appended.settings) is False
+    for run in range(2):
+        crawler, ledger = make_ledger(tmp_path, FEEDS={"i.jsonl": {"format": "jsonlines"}})
+        schedule(crawler, f"http://a.example/{run}")
+        rows, _ = close(crawler, ledger, tmp_path)
+    assert [row["url"] for row in rows] == ["http://a.example/0", "http://a.example/1"]

@@ -8,7 +8,8 @@ through ``crawlforge.signals.url_failed``, else ``http_error`` for an error stat
 ``no_item``. Stats ``ledger/requested`` = ``ledger/items`` + ``ledger/errors``.
 
 Settings: ``CRAWLFORGE_LEDGER_ENABLED``; ``CRAWLFORGE_ERRORS_FEED`` (any Scrapy feed URI; empty:
-``errors.jsonl`` next to the first items feed, or none when there is no items feed).
+``errors.jsonl`` next to the first items feed, or none when there is no items feed). The errors
+feed is replaced or appended to as the items feed is (``-O`` / ``-o``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ def errors_feed_uri(settings) -> str | None:
     items_uri = str(next(iter(feeds)))
     head, sep, _ = items_uri.rpartition("/")
     return f"{head}{sep}{ERRORS_FILE_NAME}"
+
+
+def errors_feed_overwrite(settings) -> bool:
+    """Replace the errors feed when the items feed is replaced (``-O``), append with ``-o``."""
+    feeds = settings.getdict("FEEDS")
+    if not feeds:
+        return True
+    options = next(iter(feeds.values())) or {}
+    return bool(options.get("overwrite", False))
 
 
 def error_fields(url: str, stage: str, reason: str, detail: str = "", **extra) -> dict:
@@ -211,7 +221,8 @@ class UrlLedger:
             else self.feed_uri
         storages = self.crawler.settings.getwithbase("FEED_STORAGES")
         storage_cls = load_object(storages.get(urlparse(uri).scheme, storages["file"]))
-        storage = build_from_crawler(storage_cls, self.crawler, uri, feed_options={"overwrite": True})
+        overwrite = errors_feed_overwrite(self.crawler.settings)
+        storage = build_from_crawler(storage_cls, self.crawler, uri, feed_options={"overwrite": overwrite})
         file = storage.open(spider)
         for record in records:
             file.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
