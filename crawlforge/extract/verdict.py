@@ -124,8 +124,8 @@ def collapse(text: str | None) -> str:
 
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
-    """The ``doc`` the verdict reads, from raw HTML: its title and its visible text
-    (script, style, template and iframe content; <noscript> stays, as a non-JS client shows it)."""
+    """The ``doc`` the verdict reads, from raw HTML: its title and its visible text, without
+    script, style, template and iframe content (<noscript> stays: a client without JS shows it)."""
     tree = LexborHTMLParser(html)
     title_node = tree.css_first("title")
     title = title_node.text(deep=True) if title_node else ""
