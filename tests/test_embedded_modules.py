@@ -176,11 +176,13 @@ def test_json_attributes_on_allbirds_carry_tag_and_size():
 
 
 def test_devalue_builtins_become_json_values():
+    # devalue 6.0.3 stringify() of {m: Map, pairs: Map, s: Set, d: Date, r: RegExp, b: 10n, u: URL,
+    # t: Uint8Array, n: null-prototype object, boxed: Object(5), special: [undefined, NaN, Infinity, -0]}
     payload = [
-        {"m": 1, "pairs": 4, "s": 7, "d": 10, "r": 11, "b": 12, "u": 13, "t": 14, "n": 16, "boxed": 18, "special": 19},
-        ["Map", 2, 3], "k", "v", ["Map", 5, 6], 1, "a", ["Set", 8, 9], 1, 2,
-        ["Date", "1970-01-01T00:00:00.000Z"], ["RegExp", "a", "g"], ["BigInt", "10"], ["URL", "https://x.test/"],
-        ["Uint8Array", 15], ["ArrayBuffer", "AQI="], ["null", "k", 17], 1, ["Object", 5], [-1, -3, -4, -6],
+        {"m": 1, "pairs": 4, "s": 7, "d": 9, "r": 10, "b": 11, "u": 12, "t": 13, "n": 15, "boxed": 16, "special": 18},
+        ["Map", 2, 3], "k", "v", ["Map", 5, 6], 1, "a", ["Set", 5, 8], 2, ["Date", "1970-01-01T00:00:00.000Z"],
+        ["RegExp", "a", "g"], ["BigInt", "10"], ["URL", "https://x.test/"], ["Uint8Array", 14],
+        ["ArrayBuffer", "AQI="], ["null", "k", 5], ["Object", 17], 5, [-1, -3, -4, -6],
     ]
     assert decode_nuxt_data(payload) == {"value": {
         "m": {"k": "v"}, "pairs": [[1, "a"]], "s": [1, 2], "d": "1970-01-01T00:00:00.000Z", "r": "/a/g", "b": "10",
