@@ -25,6 +25,7 @@ class Page(BaseModel):
     encoding: str | None = None
     encoding_source: str | None = None
     depth: int | None = None
+    download_latency: float | None = None  # seconds from request sent to headers received
     rendered: bool = False
     title: str | None = None
     # raw HTML: pipelines need it; dropped before export unless CRAWLFORGE_EXPORT_HTML is on

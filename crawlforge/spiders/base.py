@@ -43,6 +43,7 @@ def page_item(response: TextResponse, **fields) -> Page:
         encoding=meta.get("crawlforge_encoding") or response.encoding,
         encoding_source=meta.get("crawlforge_encoding_source"),
         depth=meta.get("depth"),
+        download_latency=meta.get("download_latency"),
         rendered=bool(meta.get("playwright")),
         html=response.text,
         **fields,
