@@ -22,8 +22,8 @@ def test_shopify_collection_follows_pages_until_the_collection_ends(fixture_serv
 
 def test_jobs_spider_puts_two_platforms_on_one_job_shape(fixture_server, crawl, tmp_path):
     boards = tmp_path / "boards.txt"
-    boards.write_text(f"greenhouse-jobs {fixture_server.url('/connectors/greenhouse-jobs-summary.json')}\n"
-                      f"lever-postings {fixture_server.url('/connectors/lever-postings.json')}\n")
+    boards.write_text(f"greenhouse-jobs {fixture_server.url('/connectors/ats/greenhouse-jobs-summary.json')}\n"
+                      f"lever-postings {fixture_server.url('/connectors/ats/lever-postings.json')}\n")
     result = crawl("jobs", args={"boards_file": boards})
     assert result.returncode == 0, result.log[-2000:]
     sources = {item["source"] for item in result.items}
