@@ -12,7 +12,6 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from crawlforge.extract.extractors import Finding, Page, load_extractors
-from crawlforge.extract.extractors.base import parse_tree
 from crawlforge.extract.extractors.values import same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
@@ -43,25 +42,20 @@ class StructuredData:
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
     """``extractors``: classes, instances or "module:Class" paths (default: the registry)."""
     result = StructuredData()
-    page = _page(html, url, result)
+    page = _page(html, url)
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():
             result.sources_found.append(extractor.name)
             _merge(result, finding, extractor.name)
+    result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
     return result
 
 
-def _page(html, url: str, result: StructuredData) -> Page:
+def _page(html, url: str) -> Page:
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
-    html = html if isinstance(html, str) else ""
-    try:
-        tree = parse_tree(html)
-    except Exception as exc:  # noqa: BLE001 - lxml raises several types on garbage
-        result.warnings.append({"extractor": "parser", "message": f"HTML not parsed: {exc}"})
-        tree = None
-    return Page(html=html, url=url or "", tree=tree)
+    return Page(html=html if isinstance(html, str) else "", url=url or "")
 
 
 def _run(extractor, page: Page, result: StructuredData) -> Finding | None:

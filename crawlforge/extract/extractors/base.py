@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
 
 from extruct.utils import parse_html
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+_BODY_TAG = re.compile(r"<body\b[^>]*>", re.I)
+_CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
 def parse_tree(html: str):
@@ -21,16 +25,55 @@ def parse_tree(html: str):
 
 @dataclass
 class Page:
-    """One page, parsed once and shared by every extractor.
+    """One page, shared by every extractor and parsed at most once, on demand.
 
-    ``tree`` is an lxml HTML tree (None when lxml could not parse the text), so the
-    extruct extractors can run on it without parsing again; ``html`` stays available
-    for extractors that read inline scripts with patterns.
+    Parsing is most of the cost of reading a page, and most pages carry nothing
+    but head tags: ``head_root`` parses only the text up to ``</head>`` unless the
+    whole ``tree`` was already needed (JSON-LD, microdata, platform markup).
+    Extractors check a cheap text marker before touching ``tree``.
     """
 
     html: str
     url: str
-    tree: Any = None
+    warnings: list = field(default_factory=list)
+
+    @cached_property
+    def tree(self):
+        """The lxml tree of the whole page; None when blank or unparseable."""
+        return self._parse(self.html)
+
+    @cached_property
+    def head_root(self):
+        """Root of a parse that covers at least the head: the whole tree when it was
+        needed already (or there is no ``</head>``), else a parse of the text before
+        ``</head>``. None when there is nothing to parse."""
+        if "tree" in self.__dict__ or self.head_end == len(self.html):
+            return self.tree
+        return self._parse(self.html[: self.head_end])
+
+    @cached_property
+    def head_end(self) -> int:
+        """Offset of the last ``</head>`` (the whole text when absent): the first can
+        be inside a script that writes a popup document."""
+        end = self.html.rfind("</head>")
+        return len(self.html) if end == -1 else end
+
+    def in_head(self, marker: str) -> bool:
+        return self.html.find(marker, 0, self.head_end) != -1
+
+    @cached_property
+    def body_classes(self) -> set:
+        """Classes of the <body> start tag, read from the text (no parse needed)."""
+        body = _BODY_TAG.search(self.html, self.head_end if self.head_end < len(self.html) else 0)
+        attribute = _CLASS_ATTR.search(body.group()) if body else None
+        return set(next(filter(None, attribute.groups()), "").split()) if attribute else set()
+
+    def _parse(self, text: str):
+        try:
+            return parse_tree(text)
+        except Exception as exc:  # noqa: BLE001 - lxml raises several types on garbage
+            self.warnings.append(f"HTML not parsed: {exc}")
+            return None
 
 
 @dataclass

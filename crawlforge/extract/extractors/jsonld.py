@@ -28,7 +28,7 @@ class JsonLdExtractor(Extractor):
     _extruct = _ExtructJsonLd()
 
     def extract(self, page: Page) -> Finding | None:
-        if page.tree is None or "ld+json" not in page.html:
+        if "ld+json" not in page.html or page.tree is None:
             return None
         warnings: list = []
         try:

@@ -15,13 +15,12 @@ class MetaTagsExtractor(Extractor):
     priority = 50
 
     def extract(self, page: Page) -> Finding | None:
-        if page.tree is None:
+        root = page.head_root
+        if root is None:
             return None
-        title = page.tree.find(".//title")
-        description = page.tree.find('.//meta[@name="description"]')
-        if description is None:
-            description = page.tree.find('.//meta[@name="Description"]')
-        canonical = page.tree.find('.//link[@rel="canonical"]')
+        title = root.find(".//title")
+        description = root.find('.//meta[@name="description"]')
+        canonical = root.find('.//link[@rel="canonical"]')
         return Finding(meta=values.compact({
             "title": values.text(" ".join(title.text_content().split())) if title is not None else None,
             "description": values.text(description.get("content")) if description is not None else None,

@@ -7,16 +7,29 @@ from extruct.w3cmicrodata import MicrodataExtractor as _ExtructMicrodata
 from crawlforge.extract.extractors import schemaorg
 from crawlforge.extract.extractors.base import CONTROL_CHARACTERS, Extractor, Finding, Page, parse_tree
 
-_MARKERS = ("itemscope", "itemScope", "ITEMSCOPE")  # plain `in` is ~20x faster than a re.I search
+_MARKERS = ("itemscope", "itemScope")  # plain `in` is ~20x faster than a re.I search
+
+
+class _TextContentMicrodata(_ExtructMicrodata):
+    """extruct's reader, minus most of its cost: it runs html_text over a cleaned deep
+    copy of every property node, article bodies and reviews included. Here only the
+    properties the normaliser reads get text, and a leaf node's text is read directly."""
+
+    def _extract_textContent(self, node):
+        if schemaorg.TEXT_PROPERTIES.isdisjoint((node.get("itemprop") or "").split()):
+            return ""
+        if len(node) == 0:
+            return " ".join((node.text or "").split())
+        return super()._extract_textContent(node)
 
 
 class MicrodataExtractor(Extractor):
     name = "microdata"
     priority = 60
-    _extruct = _ExtructMicrodata()
+    _extruct = _TextContentMicrodata()
 
     def extract(self, page: Page) -> Finding | None:
-        if page.tree is None or not any(marker in page.html for marker in _MARKERS):
+        if not any(marker in page.html for marker in _MARKERS) or page.tree is None:
             return None
         try:
             raw = self._extruct.extract_items(page.tree, page.url)

@@ -25,10 +25,10 @@ class OpenGraphExtractor(Extractor):
     _extruct = _ExtructOpenGraph()
 
     def extract(self, page: Page) -> Finding | None:
-        if page.tree is None or "og:" not in page.html and "product:" not in page.html:
+        if not (page.in_head("og:") or page.in_head("product:")) or page.head_root is None:
             return None
         props: dict = {}
-        for item in self._extruct.extract_items(page.tree, base_url=page.url):
+        for item in self._extruct.extract_items(page.head_root, base_url=page.url):
             for key, value in item["properties"]:
                 props.setdefault(key, value)
         return Finding(meta=_meta(props, page.url), structured_data=_product(props))

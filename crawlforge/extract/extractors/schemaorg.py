@@ -16,6 +16,12 @@ ARTICLE_TYPES = {
 }
 OPTION_PROPERTIES = ("color", "size", "material", "pattern", "suggestedAge", "suggestedGender")
 GTIN_PROPERTIES = ("gtin", "gtin13", "gtin12", "gtin14", "gtin8", "isbn")
+# Every text property the functions below read; microdata skips the text of the others.
+TEXT_PROPERTIES = frozenset((
+    "name", "description", "brand", "manufacturer", "category", "sku", "image", "price",
+    "priceCurrency", "availability", "lowPrice", "headline", "author", "datePublished",
+    *OPTION_PROPERTIES, *GTIN_PROPERTIES,
+))
 
 
 def types(node: dict) -> set:

@@ -13,7 +13,7 @@ from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
 from crawlforge.extract.jsliteral import evaluate_literal_source
 
-_MARKER = "hopify"  # Shopify themes always name the platform (cdn.shopify.com, ShopifyAnalytics)
+_MARKER = "hopify"  # Shopify themes name the platform in the head (cdn.shopify.com, ShopifyAnalytics)
 _RS_CONFIG = re.compile(r"_RSConfig\.product\s*=\s*(?=\{)")
 
 
@@ -22,7 +22,7 @@ class ShopifyExtractor(Extractor):
     priority = 75
 
     def extract(self, page: Page) -> Finding | None:
-        if _MARKER not in page.html:
+        if not page.in_head(_MARKER):
             return None
         carried = read_shopify(page.html) or {"value": {}, "warnings": []}
         meta = carried["value"].get("meta") or {}

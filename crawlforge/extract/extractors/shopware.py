@@ -14,7 +14,7 @@ class ShopwareExtractor(Extractor):
     priority = 75
 
     def extract(self, page: Page) -> Finding | None:
-        if page.tree is None or _DETAIL_PAGE not in page.html:
+        if _DETAIL_PAGE not in page.body_classes or page.tree is None:
             return None
         details = page.tree.find('.//*[@data-main-ordernumber]')
         buy_box = page.tree.find('.//form[@name="sAddToBasket"]//input[@name="sAdd"]')

@@ -17,7 +17,7 @@ class WooCommerceExtractor(Extractor):
     priority = 75
 
     def extract(self, page: Page) -> Finding | None:
-        if page.tree is None or "woocommerce" not in page.html:
+        if "woocommerce" not in page.body_classes or page.tree is None:
             return None
         container = _container(page.tree)
         if container is None:
