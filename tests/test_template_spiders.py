@@ -3,6 +3,7 @@
 import pytest
 from scrapy.utils.test import get_crawler
 
+from crawlforge.extract.frontmatter import parse_document
 from crawlforge.spiders.templates import spider_class
 from crawlforge.templates import MissingApiKeyError, Template
 from crawlforge.templates.jobs import Job
@@ -65,3 +66,25 @@ def test_api_key_comes_from_the_named_environment_variable(monkeypatch):
     spider_cls = spider_class(KeyedConnector())
     spider = spider_cls.from_crawler(get_crawler(spider_cls))
     assert spider.list_start_url == "https://api.example.com/items?key=s3cret"
+
+
+def test_html_template_item_carries_template_fields_and_the_page_pipeline(fixture_server, crawl):
+    result = crawl("github-repo", args={"url": fixture_server.url("/templates/github-repo-hono.html")})
+    assert result.returncode == 0, result.log[-2000:]
+    [item] = result.items
+    assert item["template"] == "github-repo"
+    assert item["template_data"]["name"] == "hono"
+    assert item["markdown"].strip()
+    frontmatter, _ = parse_document(item["document"])
+    assert frontmatter["template_data"]["name"] == "hono"
+
+
+def test_json_template_item_has_its_data_in_the_document(fixture_server, crawl):
+    url = fixture_server.url("/templates/stackoverflow-question.json")
+    result = crawl("stackoverflow-question", args={"url": url})
+    assert result.returncode == 0, result.log[-2000:]
+    [item] = result.items
+    data = item["template_data"]
+    assert item["url"] == url and item["template"] == "stackoverflow-question"
+    assert isinstance(data["question_id"], int) and data["title"]
+    assert parse_document(item["document"])[0]["template_data"]["question_id"] == data["question_id"]
