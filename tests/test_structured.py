@@ -186,6 +186,21 @@ def test_article_json_ld_entities_are_decoded():
     assert data.structured_data["date_published"] == "2022-10-06T20:18:03+00:00"
 
 
+def test_head_tags_found_past_a_script_that_writes_head_end():
+    data = run("eval/einfachspanien.de.malaga.html", "http://www.einfachspanien.de/malaga.html")
+    assert data.meta["title"] == "Malaga, die quirlige Metropole in Andalusien"
+    assert data.meta["description"].startswith("Spanien hat als Reiseland eine Menge zu bieten.")
+
+
+def test_head_tags_found_after_php_warnings_before_html():
+    data = run("eval/bibliothek2null.de.mai.html", "http://www.bibliothek2null.de/2014/05/18/alles-neue-mach-der-mai/")
+    assert data.meta == {
+        "title": "Alles Neue mach der Mai\u2026 | Bibliothek 2.0 und mehr",
+        "description": "Innovative Ideen f\u00fcr Bibliotheken,  Freie Inhalte und Interessantes aus dem Web",
+        "canonical": "http://www.bibliothek2null.de/2014/05/18/alles-neue-mach-der-mai/",
+    }
+
+
 class AlwaysFails(Extractor):
     name = "broken"
     priority = 200
