@@ -51,6 +51,7 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
         nodes = [tree.body]
     tracking_params = tuple(tracking_params)
     for node in nodes:
+        _unwrap_code_tables(node)
         _fix_links(node, base, include_links, tracking_params)
         if include_images:
             _fix_images(node, base, tracking_params)
@@ -114,6 +115,20 @@ def _cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
 def _base_href(tree: LexborHTMLParser) -> str | None:
     base = tree.css_first("base[href]")
     return base.attributes.get("href") if base is not None else None
+
+
+def _unwrap_code_tables(root) -> None:
+    """Code highlighters lay code out as a table (line numbers | code): keep only the code.
+
+    As a table it would become one GFM cell with its lines run together.
+    """
+    for table in root.css("table"):
+        if table.mem_id == root.mem_id or table.css_first("pre") is None or len(table.css("tr")) > 2:
+            continue
+        for pre in table.css("pre"):
+            if not pre.text(deep=True).replace("\n", "").strip().isdigit():  # not a gutter
+                table.insert_before(pre)
+        table.decompose()
 
 
 def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> None:

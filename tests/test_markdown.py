@@ -1,0 +1,139 @@
+"""html_to_markdown on real pages: structure (code, tables, lists), main content, links."""
+
+import re
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from crawlforge.extract.markdown import html_to_markdown
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "markdown"
+FENCE = re.compile(r"^```([\w+-]*)\n(.*?)\n```$", re.S | re.M)
+
+
+def page(name: str) -> str:
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+def fenced_blocks(markdown: str) -> list[tuple[str, str]]:
+    return FENCE.findall(markdown)
+
+
+def pre_texts(html: str) -> list[str]:
+    """Text of each <pre> as a browser shows it, read with lxml (not the code under test)."""
+    tree = lxml.html.fromstring(html)
+    for br in tree.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    return [pre.text_content().rstrip("\n") for pre in tree.iter("pre")]
+
+
+@pytest.fixture(scope="module")
+def v8_markdown():
+    return html_to_markdown(page("v8_dev_blog_standalone_wasm_code.html"),
+                            "https://v8.dev/blog/emscripten-standalone-wasm")
+
+
+def test_every_code_block_is_fenced_byte_exact(v8_markdown):
+    blocks = [code for _, code in fenced_blocks(v8_markdown)]
+    assert blocks == pre_texts(page("v8_dev_blog_standalone_wasm_code.html"))
+    assert len(blocks) == 10
+
+
+def test_fence_carries_the_language_class(v8_markdown):
+    languages = [language for language, _ in fenced_blocks(v8_markdown)]
+    assert languages == ["c", "", "lisp", "lisp", "js", "cpp", "bash", "js", "js", ""]
+    assert "```c\n// add.c\n#include <emscripten.h>\n\nEMSCRIPTEN_KEEPALIVE\nint add(int x, int y) {\n" \
+           "  return x + y;\n}\n```" in v8_markdown
+
+
+def test_highlighted_comment_spans_are_not_pruned_as_comments(v8_markdown):
+    assert "```js\n// load-add.js\nconst binary = require('fs').readFileSync('add.wasm');" in v8_markdown
+
+
+def test_heading_permalink_marks_are_dropped(v8_markdown):
+    assert "## Using standalone mode in Emscripten\n" in v8_markdown
+    assert "\\#" not in v8_markdown
+
+
+def test_code_laid_out_in_a_table_becomes_a_fenced_block():
+    markdown = html_to_markdown(page("statisticsglobe_com_ggplot2_font_size_code.html"),
+                                "https://statisticsglobe.com/change-font-size-of-ggplot2-plot-in-r/")
+    blocks = [code for _, code in fenced_blocks(markdown)]
+    assert ('install.packages("ggplot2")                                       # Install ggplot2\n'
+            'library("ggplot2")                                                # Load ggplot2') in blocks
+    assert len(blocks) == 13
+    assert not any(line.startswith("| `") for line in markdown.splitlines())
+
+
+@pytest.fixture(scope="module")
+def leasing_markdown():
+    return html_to_markdown(page("vergleich.de.leasen.html"),
+                            "https://www.vergleich.de/auto-leasen-finanzieren-oder-kaufen.html")
+
+
+def test_data_table_is_gfm_with_header_row_and_all_cells(leasing_markdown):
+    lines = leasing_markdown.splitlines()
+    start = lines.index("|  | Leasing | Klassischer Autokredit | Barkauf |")
+    assert lines[start + 1] == "| --- | --- | --- | --- |"
+    rows = lines[start:start + 8]
+    assert rows[-1] == "| Gesamtkosten | 4.984,56 € | 10.350,55 € | 8.991,00 € |"
+    assert all(row.count("|") == 5 for row in rows)  # 4 cells per row, 7 rows + separator
+    assert not lines[start + 8].startswith("|")
+
+
+def test_nested_list_stays_nested(leasing_markdown):
+    assert ("\n  - Mit einem Barkauf sind Sie sofortiger Eigentümer des Fahrzeugs und haben sämtliche"
+            in leasing_markdown)
+
+
+def test_wikipedia_infobox_is_a_two_column_table_with_absolute_links():
+    markdown = html_to_markdown(page("wikipedia_en_mozilla_tables_lists.html"),
+                                "https://en.wikipedia.org/wiki/Mozilla")
+    assert "| Industry | [Open-source software](https://en.wikipedia.org/wiki/Open-source_software) |" \
+        in markdown
+    assert "| Founded | February 28, 1998; 18 years ago |" in markdown
+    links = re.findall(r"\]\(([^)\s]+)", markdown)
+    assert len(links) > 300
+    assert all(link.startswith(("https://", "http://", "mailto:")) for link in links)
+    assert not any("#" in link for link in links)
+
+
+def test_blog_post_keeps_the_article_and_drops_comments_and_footer():
+    markdown = html_to_markdown(page("lemire.me.json.html"),
+                                "https://lemire.me/blog/2019/08/02/json-parsing-simdjson-vs-json-for-modern-c/")
+    assert "I use a Skylake processor with GNU GCC 8.3." in markdown
+    assert "0.091 GB/s" in markdown
+    for chrome in ("Leave a Reply", "Science and Technology links", "Proudly powered by WordPress"):
+        assert chrome not in markdown
+
+
+def test_product_page_keeps_name_price_and_description():
+    markdown = html_to_markdown(page("shopify_happycoffee_de_sidamo.html"),
+                                "https://de.happycoffee.org/products/happy-coffee-sidamo-bio-kaffeebohnen")
+    assert markdown.startswith("# Happy Coffee SIDAMO Bio Bohnen\n\n€27.90 inkl. MwSt.")
+    assert "Handgepflückt, gewaschen, sonnengetrocknet" in markdown
+
+
+def test_product_price_inside_the_cart_form_is_kept():
+    markdown = html_to_markdown(page("ebay_com_itm_302474151804_microdata.html"),
+                                "https://www.ebay.com/itm/302474151804")
+    assert "Halloween Zombie Scars Tattoos Fake Blood Scab Scar Wound Costume Make-Up Kit UK" in markdown
+    assert "\nGBP 1.99\n" in markdown
+
+
+def test_whole_page_mode_keeps_navigation_that_main_content_drops():
+    html = page("lemire.me.json.html")
+    url = "https://lemire.me/blog/2019/08/02/json-parsing-simdjson-vs-json-for-modern-c/"
+    whole = html_to_markdown(html, url, main_content=False)
+    assert "Proudly powered by WordPress" in whole
+    assert len(whole) > len(html_to_markdown(html, url))
+
+
+def test_links_and_images_can_be_left_out(v8_markdown):
+    html = page("v8_dev_blog_standalone_wasm_code.html")
+    bare = html_to_markdown(html, "https://v8.dev/blog/emscripten-standalone-wasm",
+                            include_links=False, include_images=False)
+    assert "](" in v8_markdown
+    assert "](" not in bare and "![" not in bare
+    assert "standalone Wasm" in bare
