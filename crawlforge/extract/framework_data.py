@@ -355,7 +355,8 @@ class _JsonSafe:
                 f'A sparse array of declared length {value.length} at "{path}" was read as an object '
                 "of its populated indices."
             )
-            return {str(key): self.convert(value.items[key], _child_path(path, str(key)), depth) for key in populated}
+            return {str(key): self.convert(value.items[key], _child_path(path, str(key)), depth)
+                    for key in populated}
         items = [None] * value.length
         for key in populated:
             items[key] = self.convert(value.items[key], _child_path(path, key), depth)

@@ -134,7 +134,7 @@ def iter_chunks(value):
                 stack.append(child)
                 stack.append(_Raw(("," if index else "") + string_text(str(key)) + ":"))
             yield "{"
-        elif isinstance(item, (list, tuple)):
+        elif isinstance(item, list):
             stack.append(_Raw("]"))
             for index in range(len(item) - 1, -1, -1):
                 stack.append(item[index])

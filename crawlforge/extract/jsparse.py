@@ -157,23 +157,20 @@ class _Parser:
 
     # ---- lexing -------------------------------------------------------------
     def _advance_from(self, pos):
+        """Read the token at `pos` (after spaces and comments) into self.tok."""
         text = self.text
         pos = _SPACE.match(text, pos).end()
         if pos >= len(text):
             self.tok = _Token("eof", None, pos, pos)
             return
         char = text[pos]
-        for kind, pattern in (("string", _STRING), ("number", _NUMBER), ("name", _IDENT)):
-            if kind == "number" and not (char.isdigit() or (char == "." and text[pos + 1:pos + 2].isdigit())):
-                continue
+        is_number = char.isdigit() or (char == "." and text[pos + 1:pos + 2].isdigit())
+        word = ("number", _NUMBER) if is_number else ("name", _IDENT)
+        for kind, pattern in (("string", _STRING), word):
             match = pattern.match(text, pos)
             if match:
-                end = match.end()
-                if kind == "number" and end < len(text) and _IDENT.match(text, end):
-                    raise self.error("Identifier directly after number", end)
-                if kind == "name" and "\\" in match.group() and not _PLAIN_IDENT.fullmatch(cook_string(match.group())):
-                    raise self.error("Invalid Unicode escape", pos)
-                self.tok = _Token(kind, match.group(), pos, end)
+                self._check_token(kind, match)
+                self.tok = _Token(kind, match.group(), pos, match.end())
                 return
         if char == "`":
             self.tok = _Token("template", "`", pos, pos + 1)
@@ -182,6 +179,13 @@ class _Parser:
         if not match:
             raise self.error("Unexpected character", pos)
         self.tok = _Token("punct", match.group(), pos, match.end())
+
+    def _check_token(self, kind, match):
+        """The lexer's early errors: `3in`, and escaped names that are not names."""
+        if kind == "number" and _IDENT.match(self.text, match.end()):
+            raise self.error("Identifier directly after number", match.end())
+        if kind == "name" and "\\" in match.group() and not _PLAIN_IDENT.fullmatch(cook_string(match.group())):
+            raise self.error("Invalid Unicode escape", match.start())
 
     def next(self):
         tok = self.tok
@@ -321,7 +325,8 @@ class _Parser:
         if expr["type"] == "ArrowFunctionExpression" and self.last.value != ")":
             return expr  # `() => {}(1)` is not a call; `(() => {})(1)` is
         expr = self.call_chain(expr, start)
-        if self.tok.kind == "punct" and self.tok.value in ("++", "--") and "\n" not in self.text[self.prev_end:self.tok.start]:
+        same_line = "\n" not in self.text[self.prev_end:self.tok.start]
+        if self.tok.kind == "punct" and self.tok.value in ("++", "--") and same_line:
             self.next()
             return self.node("UpdateExpression", start)
         return expr

@@ -237,7 +237,8 @@ def shopify_product_from_jsonld(html, url):
     if product is None:
         reason = f"{url} carries no schema.org Product JSON-LD"
         if "/collections/" in str(url):
-            reason += " — the product URL redirected to a collection page, so the product handle no longer exists"
+            reason += (" — the product URL redirected to a collection page,"
+                       " so the product handle no longer exists")
         return {"found": False, "reason": reason}
     variant_nodes = [node for node in _as_list(product.get("hasVariant"))
                      if isinstance(node, dict) and _is_type(node, "product")]
@@ -248,6 +249,12 @@ def shopify_product_from_jsonld(html, url):
         offers = _offers(product)
         variants = [_variant_from_offer(offer) for offer in offers]
     return {"found": True, "data": _product_data(product, url, variants, offers)}
+
+
+def _option_names(varies_by):
+    """`variesBy` entries ("https://schema.org/size") as option names ("size")."""
+    names = (_js_string(entry).split("/")[-1].lower() for entry in _as_list(varies_by))
+    return [name for name in names if name]
 
 
 def _product_data(product, url, variants, offers):
@@ -269,7 +276,7 @@ def _product_data(product, url, variants, offers):
         "price_max": _money(high),
         "available": _any_known(map(_availability, offers)),
         "variants": variants,
-        "options": [part for part in (_js_string(v).split("/")[-1].lower() for v in _as_list(product.get("variesBy"))) if part],
+        "options": _option_names(product.get("variesBy")),
         "description": _decode(product.get("description")),
         "images": _images(product.get("image")),
         "url": product_url or url,
