@@ -36,7 +36,7 @@ class BrowserAddon:
     def update_settings(self, settings) -> None:
         for arg, name in SPIDER_ARGS.items():
             if (value := getattr(self.crawler.spider, arg, None)) is not None:
-                settings.set(name, value, priority="spider")
+                settings.set(name, value, priority="cmdline")  # -a beats -s
         mode = render_mode(settings.get("CRAWLFORGE_RENDER"))
         chromium = find_chromium(settings.get("CRAWLFORGE_CHROMIUM_PATH") or "") if mode != "never" else None
         if mode == "always" and not chromium:

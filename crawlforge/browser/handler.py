@@ -138,6 +138,9 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.stats.inc_value("browser/disconnected")
         logger.warning("Chromium disconnected (crashed or killed); the next page relaunches it")
         self.pages_since_launch = 0
+        for wrapper in self.context_wrappers.values():  # dead pages never release their slots:
+            for _ in range(self.config.max_pages_per_context):  # wake the requests waiting for one
+                wrapper.semaphore.release()
         await super()._browser_disconnected_callback()
 
     async def _create_page(self, request, spider):
