@@ -59,7 +59,7 @@ def _page(html, url: str) -> Page:
 
 
 def _run(extractor, page: Page, result: StructuredData) -> Finding | None:
-    name = getattr(extractor, "name", type(extractor).__name__)
+    name = extractor.name
     try:
         finding = extractor.extract(page)
     except Exception as exc:  # noqa: BLE001 - isolation is the point

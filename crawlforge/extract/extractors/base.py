@@ -9,8 +9,6 @@ from functools import cached_property
 from extruct.utils import parse_html
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
 _BODY_TAG = re.compile(r"<body\b[^>]*>", re.I)
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
