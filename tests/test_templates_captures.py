@@ -1,8 +1,8 @@
 """Site templates on real captures found in public repositories' test fixtures (see fixtures/templates/PROVENANCE.md).
 
 Hacker News front page (complete page), an npmjs.org registry document of a scoped package
-(complete, pretty-printed by its collector) and an excerpt of an amazon.ae product page (whole
-lines of the stored capture, verbatim).
+(complete, pretty-printed by its collector), and excerpts (whole lines of the stored capture,
+verbatim) of an amazon.ae product page and of a 2018 YouTube watch page.
 """
 
 import json
@@ -16,6 +16,7 @@ HN_URL = "https://news.ycombinator.com/"
 NPM_NAME = "@dependabot-fixtures/npm-transitive-dependency-with-more-versions"
 NPM_PAGE = f"https://www.npmjs.com/package/{NPM_NAME}"
 AMAZON_URL = "https://www.amazon.ae/dp/1847941834"
+YOUTUBE_URL = "https://www.youtube.com/watch?v=AdfFnTt2UT0"
 
 
 def fixture(name: str) -> str:
@@ -163,3 +164,33 @@ def test_amazon_key_order():
         "title", "price", "currency", "rating", "review_count", "asin", "brand", "description", "images",
         "availability", "category_breadcrumb",
     ]  # fmt: skip
+
+
+# --- youtube-video: excerpt of a 2018 watch page (opengraph_parser's fixture, French locale) ----
+
+
+def youtube() -> dict:
+    body = fixture("youtube/youtube-watch-2018-this-is-eve-excerpt.html")
+    return REGISTRY.run("youtube-video", body, YOUTUBE_URL)["data"]
+
+
+def test_youtube_title_description_thumbnail_from_meta_and_og_tags():
+    data = youtube()
+    assert data["title"] == "\u201cThis is EVE\u201d - Uncensored (2014)"  # meta[name=title], no " - YouTube"
+    assert data["description"].startswith("EVE Online is the massively multiplayer sci-fi universe that has captivated")
+    assert data["description"].endswith('"This is EVE" takes you into th...')  # og:description as YouTube cut it
+    assert data["thumbnail"] == "https://i.ytimg.com/vi/AdfFnTt2UT0/maxresdefault.jpg"
+
+
+def test_youtube_microdata_duration_date_channel_url_and_canonical_id():
+    data = youtube()
+    assert (data["duration"], data["published"], data["video_id"]) == ("PT3M42S", "2014-11-21", "AdfFnTt2UT0")
+    # The first author span is the channel; the second (Google+) is not read.
+    assert data["channel_url"] == "http://www.youtube.com/channel/UCwF3VyalTHzL0L-GDlwtbRw"
+
+
+def test_youtube_2018_markup_has_no_counters_or_channel_name_the_template_reads():
+    # 2018 pages carry <meta itemprop="interactionCount"> (3611037) and no
+    # [itemprop=interactionStatistic] or link[itemprop=name]: the spec'd fields stay null, never guessed.
+    data = youtube()
+    assert (data["views"], data["likes"], data["channel"]) == (None, None, None)
