@@ -16,11 +16,11 @@ from crawlforge.testing.server import FixtureServer
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
-# Settings every test crawl runs with: fast, local, and allowed to reach 127.0.0.1.
+# Settings every test crawl runs with: fast, local, and allowed to reach 127.0.0.1 (only).
 TEST_CRAWL_SETTINGS = {
     "AUTOTHROTTLE_ENABLED": "False",
     "LOG_LEVEL": "INFO",
-    "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True",
+    "CRAWLFORGE_ALLOWED_NETWORKS": "127.0.0.1/32",  # the SSRF guard stays on for everything else
 }
 
 

@@ -36,7 +36,7 @@ def main() -> int:
             "-s", f"CRAWLFORGE_ERRORS_FEED={errors}",
             "-s", f"CRAWLFORGE_STATS_FILE={stats}",
             # the demo site lives on 127.0.0.1, which the SSRF guard refuses by default
-            "-s", "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS=True",
+            "-s", "CRAWLFORGE_ALLOWED_NETWORKS=127.0.0.1/32",
             "-s", "LOG_LEVEL=WARNING",
         ]
         process = subprocess.run(command, cwd=ROOT)
