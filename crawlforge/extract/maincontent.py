@@ -76,8 +76,9 @@ def prune(tree: LexborHTMLParser) -> None:
     body = tree.body
     if body is None:
         return
-    forms = [form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None]
-    remove_outermost(forms)
+    half = len(body.text(deep=True, strip=True)) / 2  # a page-wide <form> (ASP.NET) is no chrome
+    remove_outermost(form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None
+                     and len(form.text(deep=True, strip=True)) < half)
     tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                       "[role=complementary], [role=banner], [role=dialog], [role=alert]")
@@ -266,10 +267,13 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
     root_ids = {root.mem_id for root in nodes}
     doomed = []
     for root in nodes:
+        half = sums.get(root.mem_id, (0, 0))[0] / 2  # a block with half the text is the content
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
                 continue
             size, links = sums.get(node.mem_id, (0, 0))
+            if size > half:
+                continue
             if not size:
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
