@@ -1,0 +1,104 @@
+"""One Redis worker versus two on the same local site, in one run: pages/s of each and the ratio.
+
+Starts redis-server and the fixture server (generated site) on 127.0.0.1, seeds the start page
+with `scrapy seed`, runs `scrapy crawl site` workers with every crawlforge pipeline, and times
+the crawl from the first page the server served to the last (worker start-up excluded).
+On a machine shared with other work the ratio is bounded by the CPU the workers get: the
+pages per CPU-second line shows what each worker does with what it gets.
+
+    python bench/bench_redis.py [--pages 600] [--concurrency 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from crawlforge.testing.server import FixtureServer  # noqa: E402
+
+
+class TimedServer(FixtureServer):
+    """The fixture server, noting when each generated page was served."""
+
+    def record(self, handler):
+        super().record(handler)
+        if handler.path.startswith("/_gen/"):
+            self.access_log[-1]["t"] = time.monotonic()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def scrapy(*args: str, redis_url: str) -> list[str]:
+    return [sys.executable, "-m", "scrapy", *args, "-s", f"CRAWLFORGE_REDIS_URL={redis_url}"]
+
+
+def run_workers(count: int, server: TimedServer, redis_url: str, pages: int, concurrency: int,
+                workdir: Path) -> dict:
+    subprocess.run(scrapy("seed", "site", "--reset", server.url(f"/_gen/{pages}/0"), redis_url=redis_url),
+                   cwd=ROOT, check=True, capture_output=True)
+    server.access_log.clear()
+    settings = {"AUTOTHROTTLE_ENABLED": "False", "CONCURRENT_REQUESTS": concurrency,
+                "CONCURRENT_REQUESTS_PER_DOMAIN": concurrency, "ROBOTSTXT_OBEY": "False",
+                "LOG_LEVEL": "WARNING", "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True",
+                "MAX_IDLE_TIME_BEFORE_CLOSE": 2}
+    workers = []
+    for n in range(count):
+        command = scrapy("crawl", "site", "-o", str(workdir / f"{count}-{n}.jsonl"), redis_url=redis_url)
+        command += [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+        workers.append(subprocess.Popen(command, cwd=ROOT, stderr=subprocess.DEVNULL))
+    cpu = []
+    for worker in workers:
+        _, _, usage = os.wait4(worker.pid, 0)
+        cpu.append(round(usage.ru_utime + usage.ru_stime, 1))
+    items = [sum(1 for _ in (workdir / f"{count}-{n}.jsonl").open()) for n in range(count)]
+    times = [entry["t"] for entry in server.access_log if "t" in entry]
+    seconds = max(times) - min(times)
+    return {"workers": count, "items": sum(items), "per_worker": items, "cpu": cpu, "seconds": seconds,
+            "pages_per_s": len(times) / seconds}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=600)
+    parser.add_argument("--concurrency", type=int, default=8, help="CONCURRENT_REQUESTS per worker")
+    args = parser.parse_args()
+    redis_server = shutil.which("redis-server") or sys.exit("redis-server is not installed")
+    port, workdir = free_port(), Path(tempfile.mkdtemp(prefix="bench-redis-"))
+    redis = subprocess.Popen([redis_server, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                              "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    server = TimedServer(ROOT / "fixtures").start()
+    try:
+        time.sleep(0.5)
+        redis_url = f"redis://127.0.0.1:{port}/0"
+        results = [run_workers(n, server, redis_url, args.pages, args.concurrency, workdir) for n in (1, 2)]
+    finally:
+        server.stop()
+        redis.terminate()
+        redis.wait()
+    for r in results:
+        print(f"{r['workers']} worker(s): {r['items']} items (per worker {r['per_worker']}, "
+              f"CPU seconds per worker {r['cpu']}), "
+              f"{r['seconds']:.1f} s, {r['pages_per_s']:.1f} pages/s, "
+              f"{r['items'] / sum(r['cpu']):.1f} pages per CPU-second (start-up included)")
+    print(f"two workers / one worker: {results[1]['pages_per_s'] / results[0]['pages_per_s']:.2f}x "
+          f"({args.pages} pages, CONCURRENT_REQUESTS={args.concurrency} per worker, "
+          f"{len(os.sched_getaffinity(0))} cores, load average {os.getloadavg()[0]:.1f})")
+    shutil.rmtree(workdir)
+
+
+if __name__ == "__main__":
+    main()
