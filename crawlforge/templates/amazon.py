@@ -191,7 +191,7 @@ def description_of(doc: Doc) -> str | None:
 
 class AmazonProduct(Template):
     id = "amazon-product"
-    name = "Amazon product"
+    name = "Amazon Product"
     description = (
         "An Amazon product page on any marketplace: title, buy-box price as shown, currency, "
         "rating, review count, ASIN, brand, description, full-size images, availability, breadcrumb."

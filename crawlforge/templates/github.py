@@ -99,7 +99,7 @@ def readme_summary(doc: Doc) -> str | None:
 
 class GithubRepo(Template):
     id = "github-repo"
-    name = "GitHub repository"
+    name = "GitHub Repository"
     description = (
         "A public GitHub repository home page: name, description, exact star/fork/watcher counts, "
         "license, homepage, open issues and a README summary (first paragraph, up to 500 "

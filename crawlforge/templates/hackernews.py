@@ -74,7 +74,7 @@ def story(row: LexborNode) -> dict:
 
 class HackerNewsFrontPage(Template):
     id = "hacker-news-front-page"
-    name = "Hacker News front page"
+    name = "Hacker News Front Page"
     description = (
         "A Hacker News listing (front page, newest, best, ask, show, jobs, active): up to 30 "
         "stories in page order with id, title, url, site, score, author, age and comment count "

@@ -75,7 +75,7 @@ def _dict(value) -> dict:
 
 class NpmPackage(Template):
     id = "npm-package"
-    name = "npm package"
+    name = "npm Package"
     description = (
         "An npm package (npmjs.com/package/<name>), read from the npm registry document: latest "
         "version, description, license, homepage, repository, bugs, keywords, maintainers, "

@@ -51,7 +51,7 @@ def _topics(product: dict | None) -> list | None:
 
 class ProducthuntLaunch(Template):
     id = "producthunt-launch"
-    name = "Product Hunt launch"
+    name = "Product Hunt Launch"
     description = (
         "A Product Hunt product or launch page: name, tagline, description, image, website, "
         "topics, follower count and review count/rating, from the page's Apollo data."

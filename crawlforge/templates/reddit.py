@@ -45,7 +45,7 @@ def _post(body, url: str) -> dict:
 
 class RedditThread(Template):
     id = "reddit-thread"
-    name = "Reddit post"
+    name = "Reddit Thread"
     description = (
         "A Reddit post (reddit.com/r/<sub>/comments/<id>), read from the Arctic Shift archive API: "
         "title, subreddit, author, score, upvote ratio, comment count, date, self text or link, "

@@ -136,7 +136,7 @@ _PRODUCT_PATH = re.compile(r"^(.*)\/products\/([^/]+?)(?:\.json)?\/?$")
 
 class ShopifyProduct(Template):
     id = "shopify-product"
-    name = "Shopify product"
+    name = "Shopify Product"
     description = (
         "Any Shopify storefront product page, read from its /products/<handle>.json endpoint: "
         "title, vendor, prices as strings, currency, availability, variants, options, images."
@@ -191,7 +191,7 @@ def _store_origin(store: str) -> str:
 
 class ShopifyCollection(Template):
     id = "shopify-collection"
-    name = "Shopify collection"
+    name = "Shopify Collection"
     description = (
         "A Shopify storefront collection, read from /collections/<handle>/products.json, one "
         "page of up to 250 products (each the shopify-product entity plus its url); has_more "

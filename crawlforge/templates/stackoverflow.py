@@ -63,7 +63,7 @@ def _first_not_none(*values):
 
 class StackoverflowQuestion(Template):
     id = "stackoverflow-question"
-    name = "Stack Overflow question"
+    name = "Stack Overflow Question"
     description = (
         "A Stack Overflow question, read from the Stack Exchange API: title, body as plain text, "
         "votes, views, tags, author, dates, and the top 5 answers (accepted first, then by score)."

@@ -42,7 +42,7 @@ def _video_id(doc: Doc) -> str | None:
 
 class YoutubeVideo(Template):
     id = "youtube-video"
-    name = "YouTube video"
+    name = "YouTube Video"
     description = (
         "A YouTube watch page (youtube.com/watch or youtu.be): title, channel, view and like "
         "counts, publish date, description, thumbnail, duration and video id, from the page's "
