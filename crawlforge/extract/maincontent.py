@@ -314,11 +314,6 @@ def main_content(tree: LexborHTMLParser) -> list:
     best = widen(best, blocks)
     if product:
         return _cleaned([product_container(body, best)], blocks)
-    container = best
-    while container is not None and container.tag not in ("body", "html"):
-        if _is_semantic(container) and link_density(container) < 0.3:
-            return _cleaned([container], blocks)
-        container = container.parent
     return _cleaned(with_siblings(best, best_score, scores), blocks)
 
 
@@ -383,10 +378,6 @@ def widen(best, blocks: dict):
         if total > top:
             top, chosen = total, node
     return chosen
-
-
-def _is_semantic(node) -> bool:
-    return node.tag == "article" or node.attributes.get("itemprop") == "articleBody"
 
 
 def _cleaned(nodes: list, blocks: dict) -> list:
