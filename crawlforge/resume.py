@@ -175,7 +175,8 @@ class ResumeMiddleware:
             return
         self.pending.pop(id(request), None)
         del self.exhausted[id(request)]
-        if scheduler := self.scheduler():
+        scheduler = self.scheduler()
+        if scheduler is not None:  # not `if scheduler`: it has a __len__, 0 when the queue is empty
             scheduler.mark_done(request)
 
 

@@ -7,6 +7,7 @@ import signal
 import time
 
 from conftest import read_jsonl
+from crawlforge.resume import Frontier
 from services import start_crawl
 
 TOTAL = 100  # pages of the generated site, all reachable from page 0
@@ -47,3 +48,38 @@ def test_sigkill_then_resume_exports_every_page_once(fixture_server, tmp_path):
     assert 30 <= len(first) < TOTAL
     print(f"killed feed {len(first)}, resumed feed {len(second)}, in flight {stats['resume/refetched']}, "
           f"refetched items {len(refetched)}, duplicates {len(duplicates)}")
+
+
+def test_frontier_requeues_in_flight_rows_as_refetches_after_a_kill(tmp_path):
+    path = tmp_path / "frontier.sqlite3"
+    frontier = Frontier(path)
+    assert frontier.add("a", 0, b"A", force=False) and frontier.add("b", 0, b"B", force=False)
+    assert not frontier.add("a", 0, b"A", force=False)  # seen before: filtered
+    assert frontier.pop() == (b"A", False)
+    frontier.done("a")
+    assert frontier.pop() == (b"B", False)  # in flight when the process dies
+    frontier.db.close()  # no clean close of the crawl: the rows are all there is
+
+    reopened = Frontier(path)
+    assert (reopened.refetched, reopened.queued) == (1, 1)
+    assert reopened.pop() == (b"B", True)
+    assert reopened.pop() is None
+    assert not reopened.add("a", 0, b"A", force=False)  # done stays seen
+    assert reopened.add("a", 5, b"A2", force=True)  # dont_filter (a retry) queues it again
+    assert reopened.pop() == (b"A2", False)
+
+
+def test_frontier_pops_higher_priority_first_then_in_order(tmp_path):
+    frontier = Frontier(tmp_path / "frontier.sqlite3")
+    for fp, priority in (("a", 0), ("b", 0), ("c", 10)):
+        frontier.add(fp, priority, fp.encode(), force=False)
+    assert [frontier.pop()[0] for _ in range(3)] == [b"c", b"a", b"b"]
+
+
+def test_finished_sitemap_harvest_resumed_fetches_nothing_again(fixture_server, crawl, tmp_path):
+    args = {"url": fixture_server.url("/_sitemap/20/10/index.xml")}
+    settings = {"JOBDIR": str(tmp_path / "job")}
+    first = crawl("sitemap", args=args, settings=settings)
+    assert len(first.items) == 20
+    again = crawl("sitemap", args=args, settings=settings)
+    assert again.items == [] and again.stats["dupefilter/filtered"] == 1  # the index itself
