@@ -9,7 +9,7 @@ from functools import cached_property
 from extruct.utils import parse_html
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_BODY_TAG = re.compile(r"<body\b[^>]*>", re.I)
+_BODY_TAG = re.compile(r"<body\b[^>]*>")
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -51,10 +51,21 @@ class Page:
 
     @cached_property
     def head_end(self) -> int:
-        """Offset of the last ``</head>`` (the whole text when absent): the first can
-        be inside a script that writes a popup document."""
-        end = self.html.rfind("</head>")
+        """Offset of the first ``</head>`` outside a script (a script can write one
+        into a popup document); the whole text when there is none."""
+        end = self.html.find("</head>")
+        while end != -1 and self._in_script(end):
+            end = self.html.find("</head>", end + 1)
         return len(self.html) if end == -1 else end
+
+    def _in_script(self, offset: int) -> bool:
+        opened = self.html.rfind("<script", 0, offset)
+        return opened != -1 and self.html.find("</script", opened, offset) == -1
+
+    def worth_parsing(self, *markers: str) -> bool:
+        """Whether an extractor should read the whole tree: it is parsed already (an
+        XPath over it is cheaper than a text scan), or the text has a marker."""
+        return "tree" in self.__dict__ or any(marker in self.html for marker in markers)
 
     def in_head(self, marker: str) -> bool:
         return self.html.find(marker, 0, self.head_end) != -1
@@ -62,7 +73,8 @@ class Page:
     @cached_property
     def body_classes(self) -> set:
         """Classes of the <body> start tag, read from the text (no parse needed)."""
-        body = _BODY_TAG.search(self.html, self.head_end if self.head_end < len(self.html) else 0)
+        start = self.html.find("<body", self.head_end if self.head_end < len(self.html) else 0)
+        body = _BODY_TAG.match(self.html, start) if start != -1 else None
         attribute = _CLASS_ATTR.search(body.group()) if body else None
         return set(next(filter(None, attribute.groups()), "").split()) if attribute else set()
 

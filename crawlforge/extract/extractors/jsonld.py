@@ -28,7 +28,7 @@ class JsonLdExtractor(Extractor):
     _extruct = _ExtructJsonLd()
 
     def extract(self, page: Page) -> Finding | None:
-        if "ld+json" not in page.html or page.tree is None:
+        if not page.worth_parsing("ld+json") or page.tree is None:
             return None
         warnings: list = []
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import lxml.etree
 from extruct.w3cmicrodata import MicrodataExtractor as _ExtructMicrodata
 
 from crawlforge.extract.extractors import schemaorg
@@ -13,14 +14,18 @@ _MARKERS = ("itemscope", "itemScope")  # plain `in` is ~20x faster than a re.I s
 class _TextContentMicrodata(_ExtructMicrodata):
     """extruct's reader, minus most of its cost: it runs html_text over a cleaned deep
     copy of every property node, article bodies and reviews included. Here only the
-    properties the normaliser reads get text, and a leaf node's text is read directly."""
+    properties the normaliser reads get text; only a description keeps html_text's
+    line layout, the others are their DOM textContent with spaces collapsed."""
+
+    _text = lxml.etree.XPath("descendant-or-self::text()[not(parent::script or parent::style)]")
 
     def _extract_textContent(self, node):
-        if schemaorg.TEXT_PROPERTIES.isdisjoint((node.get("itemprop") or "").split()):
+        names = (node.get("itemprop") or "").split()
+        if schemaorg.TEXT_PROPERTIES.isdisjoint(names):
             return ""
-        if len(node) == 0:
-            return " ".join((node.text or "").split())
-        return super()._extract_textContent(node)
+        if "description" in names and len(node):
+            return super()._extract_textContent(node)
+        return " ".join("".join(self._text(node)).split())
 
 
 class MicrodataExtractor(Extractor):
@@ -29,7 +34,7 @@ class MicrodataExtractor(Extractor):
     _extruct = _TextContentMicrodata()
 
     def extract(self, page: Page) -> Finding | None:
-        if not any(marker in page.html for marker in _MARKERS) or page.tree is None:
+        if not page.worth_parsing(*_MARKERS) or page.tree is None:
             return None
         try:
             raw = self._extruct.extract_items(page.tree, page.url)

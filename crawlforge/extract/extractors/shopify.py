@@ -50,7 +50,7 @@ def _carried_products(meta: dict, product_json: list) -> list:
 
 
 def _rs_config_product(html: str, warnings: list) -> list:
-    match = _RS_CONFIG.search(html)
+    match = _RS_CONFIG.search(html) if "_RSConfig" in html else None
     if not match:
         return []
     result = evaluate_literal_source(html, match.end())
