@@ -83,3 +83,12 @@ def test_finished_sitemap_harvest_resumed_fetches_nothing_again(fixture_server, 
     assert len(first.items) == 20
     again = crawl("sitemap", args=args, settings=settings)
     assert again.items == [] and again.stats["dupefilter/filtered"] == 1  # the index itself
+
+
+def test_template_spider_runs_and_resumes_with_jobdir(fixture_server, crawl, tmp_path):
+    url = fixture_server.url("/_paged/templates/shopify/allbirds-collection.json/collections/mens?limit=1")
+    settings = {"JOBDIR": str(tmp_path / "job")}
+    first = crawl("shopify-collection", args={"url": url}, settings=settings)
+    assert len({item["product_id"] for item in first.items}) == len(first.items) == 2
+    again = crawl("shopify-collection", args={"url": url}, settings=settings)
+    assert again.items == [] and again.stats["resume/refetched"] == 0
