@@ -238,6 +238,9 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
     return density == 0 and bool(re.search(r"\.( |$)", text))
 
 
+_CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
+                     r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
+                     re.I)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
 
@@ -279,14 +282,19 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
                     doomed.append(node)
             elif hint_weight(node) < 0:
                 doomed.append(node)
-            elif node.tag != "table" and size < 1500 and links > size * 0.5:
+            elif node.tag != "table" and size < 3000 and links > size * 0.2:  # readability's bar
                 doomed.append(node)
     doomed += [node for node, size, links, _ in blocks.values()
-               if node.tag in _LINE_TAGS and links > size * _LINK_LINE and node.mem_id in sums
-               and node.mem_id not in root_ids]
+               if node.mem_id in sums and node.mem_id not in root_ids
+               and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size))]
     remove_outermost(doomed)
     remove_outermost(node for root in nodes for node in root.css("h1, h2, h3, h4, h5, h6")
                      if _ends_its_block(node))
+
+
+def _is_credit(node, size: int) -> bool:
+    """A short line that credits a photo or names a source (`Foto: dpa`, `(Photo: AP)`, `©`)."""
+    return size < 120 and bool(_CREDIT.match(node.text(deep=True, strip=True)))
 
 
 def _ends_its_block(heading) -> bool:
