@@ -15,8 +15,7 @@ _PRODUCT = {  # field <- first property present, og: spelling second
     "brand": ("product:brand", "og:brand"),
     "sku": ("product:retailer_item_id",),
     "gtin": ("product:upc", "product:ean", "product:isbn", "product:gtin"),
-    "category": ("product:category",),
-}
+}  # product:category is left out: shops fill it with Google taxonomy ids, not names
 
 
 class OpenGraphExtractor(Extractor):
@@ -51,5 +50,4 @@ def _product(props: dict) -> dict:
         "brand": values.text(found["brand"]),
         "sku": values.text(found["sku"]),
         "gtin": values.text(found["gtin"]),
-        "category": values.text(found["category"]),
     })
