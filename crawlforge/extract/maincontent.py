@@ -322,7 +322,10 @@ def main_content(tree: LexborHTMLParser) -> list:
     best = widen(best, blocks)
     if product:
         return _cleaned([product_container(body, best)], blocks)
-    return _cleaned(with_siblings(best, best_score, scores), blocks)
+    nodes = with_siblings(best, best_score, scores)
+    if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
+        nodes = [body]  # no block stands out: keep the pruned page rather than a scrap
+    return _cleaned(nodes, blocks)
 
 
 def is_product_page(tree: LexborHTMLParser) -> bool:
