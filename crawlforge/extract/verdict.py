@@ -54,7 +54,6 @@ VENDORS = (
     _v("datadome", "a DataDome captcha frame",
        markers=[r"captcha-delivery\.com/captcha", r"geo\.captcha-delivery\.com", r"dd\.captcha"]),
     _v("perimeterx", "a PerimeterX / HUMAN challenge element",
-       titles=[r"access to this page has been (denied|blocked)"],
        markers=[r"px-captcha", r"_pxCaptcha", r"human-challenge"]),
     _v("akamai", "an Akamai access-denied page",
        titles=[r"access denied"], markers=[r"errors\.edgesuite\.net", r"Reference&#32;&#35;\d+&#46;"]),
