@@ -1,0 +1,103 @@
+"""What a rendered page may load, enforced in the browser: the ``PagePolicy`` of a crawl applied
+to every request, WebSocket and redirect hop a page makes.
+
+Playwright routes the requests of a page (``should_abort``, scrapy-playwright's abort hook),
+and a context route catches pages without one. It routes only the first URL of a redirect
+chain and does not reliably report the hops of a ``fetch``, so Chromium's own network events
+are watched: a hop to a refused address closes the page before its content is read, and the
+render ends as an ``ssrf_refused`` error (``REFUSED_KEY``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from functools import partial
+
+from crawlforge.browser.policy import PagePolicy
+from crawlforge.middlewares.ssrf import guard_settings
+
+logger = logging.getLogger(__name__)
+REFUSED_KEY = "crawlforge_browser_refused"  # meta: why a render was ended by the SSRF guard
+NO_POPUPS = "window.open = () => null;"  # a crawl reads the page it asked for, nothing it opens
+
+
+def page_policy(settings) -> PagePolicy:
+    allowed = guard_settings(settings)
+    return PagePolicy(
+        block_types=frozenset(settings.getlist("CRAWLFORGE_BROWSER_BLOCK_RESOURCES")),
+        block_hosts=tuple(h.strip().lower() for h in settings.getlist("CRAWLFORGE_BROWSER_BLOCK_HOSTS")),
+        allowed=None if allowed is None else tuple(allowed),
+    )
+
+
+class PageGuard:
+    """One crawl's policy in the browser; counts ``browser/aborted/<reason>``."""
+
+    def __init__(self, policy: PagePolicy, stats):
+        self.policy = policy
+        self.stats = stats
+        self.lookups: dict[str, str | None] = {}  # host -> refusal (None: public)
+
+    async def guard_context(self, context) -> None:
+        """No ``window.open``; WebSockets; requests of pages without a page route."""
+        await context.add_init_script(NO_POPUPS)
+        await context.route("**", self.route_unrouted)
+        await context.route_web_socket("**", self.route_websocket)
+
+    async def guard_page(self, page, request) -> None:
+        """Redirect hops, seen in Chromium's own network events (SSRF guard on only)."""
+        if self.policy.allowed is None:
+            return
+        session = await page.context.new_cdp_session(page)
+        session.on("Network.requestWillBeSent", partial(self.vet_redirect, page, request))
+        await session.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
+
+    async def should_abort(self, playwright_request) -> bool:
+        """scrapy-playwright's PLAYWRIGHT_ABORT_REQUEST hook."""
+        reason = await self.abort_reason(playwright_request.url, playwright_request.resource_type,
+                                         playwright_request.is_navigation_request())
+        return reason is not None
+
+    async def abort_reason(self, url: str, resource_type: str, navigation: bool) -> str | None:
+        reason = self.policy.abort_reason(url, resource_type, navigation)
+        if reason is None and (host := self.policy.needs_lookup(url)) and await self.refused_name(host):
+            reason = "ssrf"
+        if reason:
+            self.stats.inc_value(f"browser/aborted/{reason}")
+            if reason == "ssrf":
+                logger.warning("Browser request to %s refused: not a public address", url)
+        return reason
+
+    async def refused_name(self, host: str) -> str | None:
+        """Why ``host`` is refused once resolved (cached per crawl); None when public or unknown.
+        Chromium resolves the name again itself: a rebinding DNS server can still win that race."""
+        if host not in self.lookups:
+            try:
+                infos = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
+            except OSError:
+                return None  # the browser fails to resolve it too
+            self.lookups[host] = self.policy.refused(host, sorted({info[4][0] for info in infos}))
+        return self.lookups[host]
+
+    async def route_unrouted(self, route, playwright_request) -> None:
+        if await self.should_abort(playwright_request):
+            await route.abort()
+        else:
+            await route.continue_()
+
+    async def route_websocket(self, route) -> None:
+        if await self.abort_reason(route.url, "websocket", False):
+            await route.close(code=1008, reason="refused by crawlforge")
+        else:
+            route.connect_to_server()
+
+    async def vet_redirect(self, page, request, event: dict) -> None:
+        """A redirect hop to a refused address: close the page before its content is read."""
+        if "redirectResponse" not in event:
+            return
+        url, kind = event["request"]["url"], event.get("type", "other").lower()
+        if await self.abort_reason(url, kind, True) == "ssrf" and not page.is_closed():
+            request.meta[REFUSED_KEY] = f"Refused {url}: a redirect to a private address"
+            await page.close()
