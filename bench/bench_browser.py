@@ -105,7 +105,8 @@ def main():
                     "CONCURRENT_REQUESTS": args.concurrency * 2, "CONCURRENT_REQUESTS_PER_DOMAIN": args.concurrency * 2,
                     "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": args.concurrency,
                     "CRAWLFORGE_BROWSER_RESTART_PAGES": args.restart_pages,
-                    "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True", "CRAWLFORGE_STATS_FILE": tmp / "stats.json",
+                    # the SSRF guard on, letting only the local server through: its cost is measured too
+                    "CRAWLFORGE_ALLOWED_NETWORKS": "127.0.0.1/32", "CRAWLFORGE_STATS_FILE": tmp / "stats.json",
                     "CRAWLFORGE_ERRORS_FEED": tmp / "errors.jsonl"}
         command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={server.url(f'/_gen/{args.pages}/0')}",
                    "-a", "render=always", "-a", f"max_pages={args.pages}", "-O", str(tmp / "items.jsonl")]
