@@ -21,12 +21,14 @@ XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
 def parse_sitemap(body: bytes) -> Sitemap | None:
     """Scrapy's streaming parser; a sitemap whose declaration names the wrong encoding (say
     UTF-16 on UTF-8 bytes) is read again without the declaration, so lxml detects it."""
-    for candidate in (body, XML_DECLARATION.sub(b"", body, count=1)):
-        try:
-            return Sitemap(candidate)
-        except (StopIteration, XMLSyntaxError):
-            continue
-    return None
+    try:
+        return Sitemap(body)
+    except (StopIteration, XMLSyntaxError):
+        pass
+    try:  # the copy without the declaration is made only for such a sitemap
+        return Sitemap(XML_DECLARATION.sub(b"", body, count=1))
+    except (StopIteration, XMLSyntaxError):
+        return None
 
 
 def robots_url(url: str) -> str:
