@@ -88,6 +88,9 @@ def generated_sitemap(base_url: str, total: int, per: int, name: str) -> bytes |
 class FixtureHandler(BaseHTTPRequestHandler):
     server: FixtureServer
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: with Nagle's algorithm the body waits for the
+    # client's delayed ACK of the headers, ~40 ms per keep-alive response.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):  # the access log is kept in memory instead
         pass

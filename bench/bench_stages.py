@@ -1,0 +1,121 @@
+"""Per-stage cost of the per-page hot path on real pages: ms/page of each pure function a
+crawled HTML page goes through (charset, verdict, structured data, embedded state, markdown,
+frontmatter, structure signature), in pipeline order, and a digest of each stage's outputs so
+a speed-up can be shown to change nothing. Times are CPU time of this process, so other
+processes on a busy machine do not count.
+
+    .venv/bin/python bench/bench_stages.py [--pages 200] [--repeat 1] [--digest]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+from itemadapter import ItemAdapter
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from crawlforge.extract.charset import choose_charset, decode_body  # noqa: E402
+from crawlforge.extract.embedded import extract_embedded_state  # noqa: E402
+from crawlforge.extract.frontmatter import cap_frontmatter, render_document  # noqa: E402
+from crawlforge.extract.markdown import html_to_markdown  # noqa: E402
+from crawlforge.extract.structure import structure_signature  # noqa: E402
+from crawlforge.extract.structured import extract_structured_data  # noqa: E402
+from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc  # noqa: E402
+from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
+from crawlforge.pipelines.structure import content_hash  # noqa: E402
+
+FIXTURES = Path("/work/shared/fixtures")
+DEMO = ROOT / "fixtures" / "demo"
+
+
+def load_pages(count: int) -> list[dict]:
+    """The first ``count`` eval pages with a URL (sorted by file name), then the demo pages."""
+    records = json.loads((FIXTURES / "eval" / "expectations.json").read_text(encoding="utf-8"))
+    records = sorted((r for r in records if r.get("url") and r["file"].endswith(".html")),
+                     key=lambda r: r["file"])[:count]
+    pages = [{"url": r["url"], "body": (FIXTURES / "eval" / "pages" / r["file"]).read_bytes()}
+             for r in records]
+    pages += [{"url": f"http://127.0.0.1/{path.relative_to(DEMO)}", "body": path.read_bytes()}
+              for path in sorted(DEMO.rglob("*.html"))]
+    for page in pages:
+        page["html"] = decode_body(page["body"], "text/html")["text"]
+    return pages
+
+
+def verdict(page: dict) -> tuple:
+    doc = page_doc(page["html"], page["url"], 200)
+    return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}), needs_browser(doc)
+
+
+def structured(page: dict) -> dict:
+    data = extract_structured_data(page["html"], page["url"])
+    page["structured_data"] = data.to_frontmatter()
+    return {"data": page["structured_data"], "provenance": data.provenance, "conflicts": data.conflicts,
+            "errors": data.errors}
+
+
+def markdown(page: dict) -> str:
+    page["markdown"] = html_to_markdown(page["html"], page["url"])
+    return page["markdown"]
+
+
+def frontmatter(page: dict) -> str:
+    item = ItemAdapter({"url": page["url"], "html": page["html"], "structured_data": page["structured_data"]})
+    fields = {**build_frontmatter(item, False), "processed_at": "fixed"}
+    return render_document(cap_frontmatter(fields, 64 * 1024), page["markdown"])
+
+
+def structure(page: dict) -> tuple:
+    return structure_signature(page["html"]), content_hash(page["markdown"], page["html"])
+
+
+# In pipeline order: later stages read what earlier ones left on the page.
+STAGES = (
+    ("charset", lambda page: choose_charset(page["body"], "text/html")),
+    ("verdict", verdict),
+    ("structured", structured),
+    ("embedded", lambda page: extract_embedded_state(page["html"])),
+    ("markdown", markdown),
+    ("frontmatter", frontmatter),
+    ("structure", structure),
+)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=200, help="eval pages (the demo pages are added)")
+    parser.add_argument("--repeat", type=int, default=1, help="passes over the pages; the fastest counts")
+    parser.add_argument("--digest", action="store_true", help="print a sha256 of each stage's outputs")
+    args = parser.parse_args()
+    pages = load_pages(args.pages)
+    best = {name: float("inf") for name, _ in STAGES}
+    digests = {}
+    for _ in range(args.repeat):
+        seconds = dict.fromkeys(best, 0.0)
+        outputs = {name: hashlib.sha256() for name in best}
+        for page in pages:
+            for name, stage in STAGES:
+                start = time.process_time()
+                result = stage(page)
+                seconds[name] += time.process_time() - start
+                outputs[name].update(json.dumps(result, sort_keys=True, default=str).encode())
+        best = {name: min(best[name], seconds[name]) for name in best}
+        digests = {name: digest.hexdigest()[:16] for name, digest in outputs.items()}
+    total = sum(best.values())
+    print(f"{len(pages)} pages ({sum(len(p['body']) for p in pages) / len(pages) / 1024:.0f} KiB mean)")
+    print(f"{'stage':12s} {'ms/page':>8s} {'share':>6s}" + ("  digest" if args.digest else ""))
+    for name, _ in STAGES:
+        line = f"{name:12s} {1000 * best[name] / len(pages):8.2f} {best[name] / total:6.0%}"
+        print(line + (f"  {digests[name]}" if args.digest else ""))
+    print(f"{'total':12s} {1000 * total / len(pages):8.2f}")
+
+
+if __name__ == "__main__":
+    main()
