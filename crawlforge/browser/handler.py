@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import suppress
+from weakref import WeakKeyDictionary
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -26,6 +27,7 @@ from crawlforge.browser.policy import WAIT_KEY
 from crawlforge.middlewares.ledger import report_failure
 
 logger = logging.getLogger(__name__)
+SHARED: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> its handler
 
 
 class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
@@ -44,6 +46,19 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.in_flight = 0
         self.pages_since_launch = 0
         self.closing_browser = False
+        self.closed = False
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        """One handler, so one browser and one set of bounds, for both http and https."""
+        if crawler not in SHARED:
+            SHARED[crawler] = cls(crawler)
+        return SHARED[crawler]
+
+    async def close(self) -> None:
+        if not self.closed:  # once, though registered for two schemes
+            self.closed = True
+            await super().close()
 
     async def _maybe_launch_in_thread(self) -> None:
         """Not at engine start: on the first rendered request (``ensure_started``)."""
