@@ -34,6 +34,7 @@ class RedisSeeds:
         self.max_idle = settings.getfloat("MAX_IDLE_TIME_BEFORE_CLOSE")
         self.idle_since: float | None = None
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.busy, signal=signals.request_reached_downloader)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -51,6 +52,10 @@ class RedisSeeds:
         make = getattr(spider, "seed_request", None)
         return make(url) if make else scrapy.Request(url, callback=spider.parse)
 
+    def busy(self, **kwargs):
+        """Work came from the shared queue: idle time counts afresh."""
+        self.idle_since = None
+
     def spider_idle(self, spider):
         urls = self.pop_seeds(spider)
         for url in urls:
@@ -58,7 +63,6 @@ class RedisSeeds:
                 self.crawler.engine.crawl(request)
         self.crawler.stats.inc_value("redis/seeds", len(urls))
         if urls:
-            self.idle_since = None
             raise DontCloseSpider
         self.idle_since = self.idle_since or time.monotonic()
         if not self.max_idle or time.monotonic() - self.idle_since < self.max_idle:
