@@ -76,12 +76,17 @@ def test_auto_renders_only_the_pages_that_need_it(make_server, crawl, tmp_path):
     assert result.stats["verdict/browser_retry"] == 1
 
 
-def test_blocked_resource_types_are_not_requested(make_server, crawl):
+def test_blocked_resource_types_are_not_requested_and_wait_for_times_out(make_server, crawl, tmp_path):
     server = make_server(FIXTURES)
-    result = crawl("site", args={"url": server.url("browser/synthetic_resources.html"), "render": "always",
-                                 "wait_for": "h1", **ONE_PAGE})
+    urls = tmp_path / "urls.txt"
+    urls.write_text(server.url("browser/synthetic_resources.html") + "\n" + server.url("browser/empty-shell.html"))
+    result = crawl("site", args={"urls_file": urls, "render": "always", "wait_for": "h1", **ONE_PAGE},
+                   settings={"CRAWLFORGE_RENDER_TIMEOUT": "3", "RETRY_TIMES": "0"})
     [item] = result.items
     assert item["rendered"] is True
+    # the shell never shows the h1 waited for: a timeout, like a plain fetch's
+    [error] = result.errors
+    assert error["url"].endswith("/empty-shell.html") and error["reason"] == "timeout"
     log = paths(server)
     assert "/browser/synthetic_style.css" in log  # stylesheets load unless listed
     for blocked in ("synthetic_pixel.png", "synthetic_font.woff2", "synthetic_clip.mp4"):

@@ -21,6 +21,7 @@ from playwright._impl._errors import TargetClosedError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+from twisted.internet.error import TimeoutError
 
 from crawlforge.browser.guard import REFUSED_KEY, PageGuard, page_policy
 from crawlforge.browser.policy import WAIT_KEY
@@ -77,6 +78,8 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.in_flight += 1
         try:
             return await super()._download_request(request, spider)
+        except PlaywrightTimeoutError as exc:  # a timeout, as on the plain path: retried, then "timeout"
+            raise TimeoutError(string=f"browser: {exc.message.splitlines()[0]}") from exc
         finally:
             self.in_flight -= 1
             if not self.open.is_set() and self.in_flight == 0:
