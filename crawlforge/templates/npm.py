@@ -77,9 +77,11 @@ class NpmPackage(Template):
     id = "npm-package"
     name = "npm Package"
     description = (
-        "An npm package (npmjs.com/package/<name>), read from the npm registry document: latest "
-        "version, description, license, homepage, repository, bugs, keywords, maintainers, "
-        "dependencies, deprecation, publish dates and the install command."
+        "Read a package from the npm registry API rather than the rendered npmjs.com page: exact "
+        "latest version, license, repository, homepage, maintainers, dependencies and any "
+        "deprecation notice. npmjs.com blocks plain HTTP fetches, and its markup carries no stable "
+        "hooks, so the page itself yields almost nothing. Weekly download counts are not included — "
+        "they live on a separate api.npmjs.org endpoint."
     )
 
     def __init__(self, registry_host: str = REGISTRY_HOST):
