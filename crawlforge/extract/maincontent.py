@@ -246,10 +246,10 @@ _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" point
 
 
 def subtree_text(blocks: dict, roots: list) -> dict:
-    """Text and link-text length of every element under `roots` that holds text (by mem_id)."""
+    """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
     sums = {}
-    for block, size, links, _ in blocks.values():
+    for block, size, links, commas in blocks.values():
         path, node = [], block
         while node is not None and node.mem_id not in root_ids:
             path.append(node)
@@ -258,9 +258,10 @@ def subtree_text(blocks: dict, roots: list) -> dict:
             continue
         path.append(node)
         for node in path:
-            entry = sums.setdefault(node.mem_id, [0, 0])
+            entry = sums.setdefault(node.mem_id, [0, 0, 0])
             entry[0] += size
             entry[1] += links
+            entry[2] += commas
     return sums
 
 
@@ -270,26 +271,27 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
     root_ids = {root.mem_id for root in nodes}
     doomed = []
     for root in nodes:
-        half = sums.get(root.mem_id, (0, 0))[0] / 2  # a block with half the text is the content
+        half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
                 continue
-            size, links = sums.get(node.mem_id, (0, 0))
+            size, links, commas = sums.get(node.mem_id, (0, 0, 0))
             if size > half:
                 continue
+            weight = hint_weight(node)
             if not size:
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
-            elif hint_weight(node) < 0:
+            elif weight < 0:
                 doomed.append(node)
-            elif node.tag != "table" and size < 3000 and links > size * 0.2:  # readability's bar
-                doomed.append(node)
+            elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2):
+                doomed.append(node)  # readability's bars; many commas mean prose
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
                and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size))]
     remove_outermost(doomed)
     remove_outermost(node for root in nodes for node in root.css("h1, h2, h3, h4, h5, h6")
-                     if _ends_its_block(node))
+                     if _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
 
 
 def _is_credit(node, size: int) -> bool:
