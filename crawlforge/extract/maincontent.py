@@ -238,6 +238,7 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
     return density == 0 and bool(re.search(r"\.( |$)", text))
 
 
+_HEADING_TAGS = "h1, h2, h3, h4, h5, h6"
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
                      re.I)
@@ -289,6 +290,8 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
                and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size))]
+    doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
+               if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150]
     remove_outermost(doomed)
     remove_outermost(node for root in nodes for node in root.css("h1, h2, h3, h4, h5, h6")
                      if _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
