@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from crawlforge.extract.jsjson import js_key_order, js_number
 from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
+from crawlforge.extract.jsutil import iso_from_ms, is_number
 
 MAX_DEPTH = 512
 MAX_COST = 5_000_000
 CHARS_PER_COST_UNIT = 16
 
 _UNDEFINED = object()
-_MAX_TIME_MS = 8.64e15
 _ISO_DATE = re.compile(
     r"([+-]\d{6}|\d{4})(?:-(\d\d)(?:-(\d\d))?)?"
     r"(?:T(\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?(Z|[+-]\d\d:\d\d)?)?$"
@@ -112,10 +112,6 @@ def _typeof(value):
     return "string" if isinstance(value, str) else "object"
 
 
-def _is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _lookup(scope, name):
     while scope is not None:
         bindings, scope = scope
@@ -187,7 +183,7 @@ def _unary(node, scope, depth, budget):
     operator = node["operator"]
     if operator == "void":
         return _UNDEFINED
-    if operator in ("-", "+") and _is_number(value):
+    if operator in ("-", "+") and is_number(value):
         return -value if operator == "-" else value
     if operator == "!" and isinstance(value, (int, float)):
         return value == 0 or value != value  # NaN is falsy in JS
@@ -276,47 +272,18 @@ def _call(node, scope, depth, budget):
 
 def _date_iso(value):
     """JS `new Date(x).toISOString()`, or None for an invalid date."""
-    if isinstance(value, str):
-        millis = _parse_date_string(value.strip())
-    else:
-        millis = float(value) if math.isfinite(value) else None
-    if millis is None or abs(millis) > _MAX_TIME_MS:
-        return None
-    return _iso_from_millis(math.trunc(millis))
-
-
-def _iso_from_millis(millis):
-    """toISOString for any valid JS time, years past 9999 as `+275760`."""
-    days, rest = divmod(millis, 86_400_000)
-    year, month, day = _civil_from_days(days)
-    seconds, ms = divmod(rest, 1000)
-    clock = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{ms:03d}Z"
-    year_text = f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
-    return f"{year_text}-{month:02d}-{day:02d}T{clock}"
+    millis = _parse_date_string(value.strip()) if isinstance(value, str) else value
+    return iso_from_ms(millis) if millis is not None else None
 
 
 def _days_from_civil(year, month, day):
-    """Days from 1970-01-01 to a proleptic Gregorian date (inverse of the below)."""
+    """Days from 1970-01-01 to a proleptic Gregorian date (inverse of jsutil's civil date)."""
     year -= month <= 2
     era = year // 400
     year_of_era = year - era * 400
     day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
     return era * 146_097 + day_of_era - 719_468
-
-
-def _civil_from_days(days):
-    """Proleptic Gregorian (year, month, day) of a day count from 1970-01-01."""
-    days += 719_468
-    era = days // 146_097
-    day_of_era = days - era * 146_097
-    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36_524 - day_of_era // 146_096) // 365
-    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
-    shifted_month = (5 * day_of_year + 2) // 153
-    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
-    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
-    year = year_of_era + era * 400 + (month <= 2)
-    return year, month, day
 
 
 def _parse_date_string(text):

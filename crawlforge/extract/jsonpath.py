@@ -6,6 +6,8 @@ so a user can correct the path without dumping the whole payload.
 
 import math
 
+from crawlforge.extract.jsutil import js_to_number
+
 _MAX_LISTED_KEYS = 25
 
 
@@ -69,11 +71,7 @@ def _step(value, segment):
 
 def _js_number_index(segment):
     """JS Number(segment) as a list index: "1", " 1 ", "1.0", "0x1" all mean 1."""
-    text = segment.strip()
-    try:
-        number = int(text, 0) if text[:2].lower() in ("0x", "0o", "0b") else float(text or "0")
-    except ValueError:
-        return None
+    number = js_to_number(segment)
     if not math.isfinite(number) or number < 0 or number != int(number):
         return None
     return int(number)

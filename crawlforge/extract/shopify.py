@@ -8,39 +8,21 @@ price), so those fields are None and `source: "json-ld"` marks the record.
 
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.jsjson import loads
+from crawlforge.extract.jsutil import first_truthy, js_string, js_to_fixed, js_truthy, safe_href, tidy
 
-_JS_SPACE_RUN = re.compile(r"[\s\ufeff]+")
 _ENTITY = re.compile(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", re.I | re.A)
 _NOT_NUMERIC = re.compile(r"[^\d.,-]", re.A)
 _THOUSANDS_COMMA = re.compile(r",(?=\d{3}\b)", re.A)
 _JS_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)", re.A)
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_HTTP = re.compile(r"https?://", re.I)
 _HANDLE = re.compile(r"/products/([^/?#]+)")
 _IN_STOCK = re.compile(r"InStock|PreOrder|BackOrder|LimitedAvailability|OnlineOnly", re.I)
 _OUT_OF_STOCK = re.compile(r"OutOfStock|SoldOut|Discontinued", re.I)
 _VARIANT_OPTIONS = ("size", "color", "material", "pattern")
-
-
-def _truthy(value):
-    """JS truthiness: [] and {} are truthy, 0, "" and NaN are not."""
-    if value is None or value is False or value == "":
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value != 0 and value == value
-    return True
-
-
-def _first(*values):
-    """JS `a || b || null`."""
-    return next((value for value in values if _truthy(value)), None)
 
 
 def _get(node, key):
@@ -54,16 +36,6 @@ def _as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def _js_string(value):
-    if isinstance(value, dict):
-        return "[object Object]"
-    if isinstance(value, list):
-        return ",".join("" if item is None else _js_string(item) for item in value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "null" if value is None else str(value)
-
-
 def _flatten(node, out):
     """JSON-LD nodes: lists expanded, each object kept, its @graph flattened too."""
     stack = [node]
@@ -73,20 +45,20 @@ def _flatten(node, out):
             stack.extend(reversed(item))
         elif isinstance(item, dict):
             out.append(item)
-            if _truthy(item.get("@graph")):
+            if js_truthy(item.get("@graph")):
                 stack.append(item["@graph"])
     return out
 
 
 def _is_type(node, name):
-    return any(_js_string(kind).lower() == name for kind in _as_list(node.get("@type")))
+    return any(js_string(kind).lower() == name for kind in _as_list(node.get("@type")))
 
 
 def _number(value):
     """A price as a float: "1,299.00" -> 1299.0; None when it is not a number."""
     if value is None or value == "":
         return None
-    text = _NOT_NUMERIC.sub("", _js_string(value))
+    text = _NOT_NUMERIC.sub("", js_string(value))
     text = _THOUSANDS_COMMA.sub("", text).replace(",", ".", 1)
     if text == "":
         return 0.0  # JS Number("") is 0
@@ -97,10 +69,8 @@ def _number(value):
 
 
 def _money(number):
-    """JS toFixed(2): ties round away from zero on the exact binary value."""
-    if number is None:
-        return None
-    return str(Decimal(number).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    """A price as the store writes it, two decimals (JS ``toFixed(2)``)."""
+    return None if number is None else js_to_fixed(number, 2)
 
 
 def _decode(value):
@@ -110,11 +80,11 @@ def _decode(value):
     if _ENTITY.search(value):
         body = LexborHTMLParser(f"<x>{value}</x>").body
         value = body.text(deep=True) if body is not None else value
-    return _JS_SPACE_RUN.sub(" ", value).strip(" ") or None
+    return tidy(value)
 
 
 def _availability(offer):
-    text = _js_string(_get(offer, "availability")) if _truthy(_get(offer, "availability")) else ""
+    text = js_string(_get(offer, "availability")) if js_truthy(_get(offer, "availability")) else ""
     if not text:
         return None
     if _IN_STOCK.search(text):
@@ -131,11 +101,11 @@ def _offers(node):
     """A node's offers, an AggregateOffer's own list expanded."""
     offers = []
     for offer in _as_list(node.get("offers")):
-        if isinstance(offer, dict) and _is_type(offer, "aggregateoffer") and _truthy(offer.get("offers")):
+        if isinstance(offer, dict) and _is_type(offer, "aggregateoffer") and js_truthy(offer.get("offers")):
             offers.extend(_as_list(offer["offers"]))
         else:
             offers.append(offer)
-    return [offer for offer in offers if _truthy(offer)]
+    return [offer for offer in offers if js_truthy(offer)]
 
 
 def _offer_price(offer):
@@ -143,23 +113,11 @@ def _offer_price(offer):
     return _number(price if price is not None else _get(offer, "lowPrice"))
 
 
-def _safe_href(value):
-    """Relative or http(s) URLs only, control characters removed (templates.md §5.11)."""
-    if not isinstance(value, str):
-        return None
-    cleaned = _CONTROL.sub("", value).strip(" \t\n\v\f\r\u00a0\u2028\u2029\ufeff")
-    if not cleaned:
-        return None
-    if not _SCHEME.match(cleaned):
-        return cleaned
-    return cleaned if _HTTP.match(cleaned) else None
-
-
 def _images(image):
     urls = []
     for item in _as_list(image):
-        url = _first(item.get("url"), item.get("contentUrl")) if isinstance(item, dict) else item
-        url = _safe_href(url) if isinstance(url, str) else None
+        url = first_truthy(item.get("url"), item.get("contentUrl"), None) if isinstance(item, dict) else item
+        url = safe_href(url) if isinstance(url, str) else None
         if url:
             urls.append(url)
     return urls
@@ -170,11 +128,11 @@ def _variant_from_node(node):
     prices = [price for price in map(_offer_price, offers) if price is not None]
     options = [text for text in (_decode(node.get(key)) for key in _VARIANT_OPTIONS) if text]
     return {
-        "id": _first(node.get("mpn"), node.get("sku"), node.get("productID")),
-        "title": _first(_decode(node.get("name")), " / ".join(options), node.get("sku")),
+        "id": first_truthy(node.get("mpn"), node.get("sku"), node.get("productID"), None),
+        "title": first_truthy(_decode(node.get("name")), " / ".join(options), node.get("sku"), None),
         "price": _money(min(prices) if prices else None),
         "compare_at_price": None,
-        "sku": _first(node.get("sku")),
+        "sku": first_truthy(node.get("sku"), None),
         "available": _any_known(map(_availability, offers)),
         "inventory_quantity": None,
         "options": options,
@@ -183,11 +141,11 @@ def _variant_from_node(node):
 
 def _variant_from_offer(offer):
     return {
-        "id": _first(_get(offer, "sku"), _get(offer, "mpn")),
-        "title": _first(_decode(_get(offer, "name")), _get(offer, "sku")),
+        "id": first_truthy(_get(offer, "sku"), _get(offer, "mpn"), None),
+        "title": first_truthy(_decode(_get(offer, "name")), _get(offer, "sku"), None),
         "price": _money(_offer_price(offer)),
         "compare_at_price": None,
-        "sku": _first(_get(offer, "sku")),
+        "sku": first_truthy(_get(offer, "sku"), None),
         "available": _availability(offer),
         "inventory_quantity": None,
         "options": [],
@@ -253,7 +211,7 @@ def shopify_product_from_jsonld(html, url):
 
 def _option_names(varies_by):
     """`variesBy` entries ("https://schema.org/size") as option names ("size")."""
-    names = (_js_string(entry).split("/")[-1].lower() for entry in _as_list(varies_by))
+    names = (js_string(entry).split("/")[-1].lower() for entry in _as_list(varies_by))
     return [name for name in names if name]
 
 
@@ -261,17 +219,17 @@ def _product_data(product, url, variants, offers):
     low, high = _price_range(offers)
     brand = product.get("brand")
     brand = brand.get("name") if isinstance(brand, dict) else brand
-    product_url = _safe_href(product["url"]) if isinstance(product.get("url"), str) else None
+    product_url = safe_href(product["url"]) if isinstance(product.get("url"), str) else None
     return {
         "title": _decode(product.get("name")),
         "vendor": _decode(brand),
         "product_type": _decode(product.get("category")),
         "handle": _handle(url),
-        "product_id": _first(product.get("productGroupID"), product.get("productID"), product.get("sku")),
+        "product_id": first_truthy(product.get("productGroupID"), product.get("productID"), product.get("sku"), None),
         "price": _money(low),
         "compare_at_price": None,
         "on_sale": None,
-        "currency": _first(*(_get(offer, "priceCurrency") for offer in offers)),
+        "currency": first_truthy(*(_get(offer, "priceCurrency") for offer in offers), None),
         "price_min": _money(low),
         "price_max": _money(high),
         "available": _any_known(map(_availability, offers)),

@@ -14,22 +14,20 @@ import re
 
 import regex
 
-# JS `\s`: Python's isspace() differs on U+FEFF and U+001C..U+001F.
-_WS = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_S = "[" + re.escape(_WS) + "]"
+from crawlforge.extract.jsutil import JS_WHITESPACE, WS
 
 _FENCE = re.compile(r"^(`{3,}|~{3,})")
 _FENCE_CLOSER = re.compile(r"^(?:`+|~+)$")
-_HEADING = re.compile(rf"^#{{1,6}}(?:{_S}+(.*?))?{_S}*#*{_S}*$", re.S)
-_TABLE_DELIMITER = re.compile(rf"^\|?(?:{_S}|[:|-])*-(?:{_S}|[:|-])*\|?$")
+_HEADING = re.compile(rf"^#{{1,6}}(?:{WS}+(.*?))?{WS}*#*{WS}*$", re.S)
+_TABLE_DELIMITER = re.compile(rf"^\|?(?:{WS}|[:|-])*-(?:{WS}|[:|-])*\|?$")
 _NO_UNIT_LINE = re.compile(
-    rf"^(?:(?:-{_S}*){{3,}}|(?:\*{_S}*){{3,}}|(?:_{_S}*){{3,}})$"  # horizontal rule
+    rf"^(?:(?:-{WS}*){{3,}}|(?:\*{WS}*){{3,}}|(?:_{WS}*){{3,}})$"  # horizontal rule
     r"|^<!--.*-->$"  # whole-line HTML comment
     r"|^!\[[^\]]*\]\([^)]*\)$",  # image-only line
     re.S,
 )
-_BLOCKQUOTE_MARKER = re.compile(rf">{_S}?")
-_LIST_MARKER = re.compile(rf"(?:[-*+]|[0-9]{{1,9}}[.)]){_S}+")
+_BLOCKQUOTE_MARKER = re.compile(rf">{WS}?")
+_LIST_MARKER = re.compile(rf"(?:[-*+]|[0-9]{{1,9}}[.)]){WS}+")
 
 _CJK_TERMINATORS = "。．！？；।॥"
 _ASCII_TERMINATORS = ".!?"
@@ -89,7 +87,7 @@ class _Segmenter:
             self.fence = (match.group(1), min(line_end + 1, len(self.md)))
         elif match := _HEADING.match(line):
             self.flush()
-            self.heading = (match.group(1) or "").strip(_WS) or None
+            self.heading = (match.group(1) or "").strip(JS_WHITESPACE) or None
         elif line[0] == "|":
             self.flush()
             if not _TABLE_DELIMITER.match(line):
@@ -121,7 +119,7 @@ class _Segmenter:
     def push(self, kind: str, start: int, end: int) -> None:
         start, end = _trim(self.md, start, end)
         text = self.md[start:end]
-        if sum(1 for ch in text if ch not in _WS) < _MIN_UNIT_CHARS:
+        if sum(1 for ch in text if ch not in JS_WHITESPACE) < _MIN_UNIT_CHARS:
             return
         self.units.append(
             {"text": text, "kind": kind, "offset": start, "length": end - start, "heading": self.heading}
@@ -130,9 +128,9 @@ class _Segmenter:
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     """Move ``[start, end)`` inward past whitespace at both ends."""
-    while start < end and text[start] in _WS:
+    while start < end and text[start] in JS_WHITESPACE:
         start += 1
-    while end > start and text[end - 1] in _WS:
+    while end > start and text[end - 1] in JS_WHITESPACE:
         end -= 1
     return start, end
 
@@ -158,7 +156,7 @@ def _sentences(md: str, start: int, end: int):
             j += 1
         while j < end and md[j] in _CLOSERS:
             j += 1
-        glued = j < end and md[j] not in _WS
+        glued = j < end and md[j] not in JS_WHITESPACE
         if not glued and not (ch == "." and _is_false_stop(md, sentence_start, i)):
             yield sentence_start, j
             sentence_start = j
@@ -175,7 +173,7 @@ _NON_AZ = re.compile(r"[^a-z]")
 def _is_false_stop(md: str, sentence_start: int, dot: int) -> bool:
     """Whether the word before ``dot`` is an abbreviation, dotted word, decimal or initial."""
     word_start = dot
-    while word_start > sentence_start and md[word_start - 1] not in _WS:
+    while word_start > sentence_start and md[word_start - 1] not in JS_WHITESPACE:
         word_start -= 1
     word = md[word_start:dot]
     if not word:
@@ -236,7 +234,7 @@ def rank_units(units, query: str, max_units=10, **options) -> list[dict]:
         raise TypeError(f"unknown rank_units options: {', '.join(sorted(options))}")
     if not isinstance(units, list) or not units or not isinstance(query, str):
         return []
-    phrase = query.strip(_WS).lower()
+    phrase = query.strip(JS_WHITESPACE).lower()
     terms = list(dict.fromkeys(_tokenize(phrase)))
     if not terms:
         return []

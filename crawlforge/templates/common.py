@@ -1,157 +1,43 @@
 """Helpers shared by every template: JS-compatible strings, dates, URLs and DOM reads.
 
-The templates reproduce a JavaScript library, so these helpers copy its semantics where Python
-differs: JS whitespace (``\\s`` includes U+FEFF, excludes U+001C-U+001F), ``String(value)``,
-``toISOString()`` with milliseconds, ``encodeURIComponent`` and the WHATWG URL parser (ada-url).
-DOM reads follow cheerio: ``.text()`` is all descendant text, script and style included.
+The JS value semantics (whitespace, truthiness, ``String``/``Number``/``parseFloat``,
+``toISOString``, the href filter) live in ``crawlforge.extract.jsutil`` and are re-exported here;
+this module adds what only templates need: ``JSON.parse`` of a body, ``encodeURIComponent``, the
+WHATWG URL parser (ada-url) and DOM reads, which follow cheerio: ``.text()`` is all descendant
+text, script and style included.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
-from datetime import datetime, timedelta, timezone
-from decimal import ROUND_HALF_UP, Decimal
+from datetime import datetime, timezone
 from urllib.parse import quote
 
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+from crawlforge.extract.jsjson import loads
+from crawlforge.extract.jsutil import (  # noqa: F401  (re-exported for the template modules)
+    JS_WHITESPACE,
+    NOT_WS,
+    WS,
+    first_truthy,
+    is_integer,
+    is_number,
+    iso_from_ms,
+    js_number_str,
+    js_parse_float,
+    js_parse_int,
+    js_string,
+    js_to_fixed,
+    js_to_number,
+    js_trim,
+    js_truthy,
+    safe_href,
+    tidy,
 )
-WS = f"[{JS_WHITESPACE}]"  # JS ``\s`` as a Python character class, for patterns
-NOT_WS = f"[^{JS_WHITESPACE}]"  # JS ``\S``
-_WS_RUN = re.compile(WS + "+")
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-_HTTP = re.compile(r"^https?://", re.I)
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
 
 # --- JS values ---------------------------------------------------------------------------
-
-
-def js_trim(value: str) -> str:
-    """``String.prototype.trim``: JS whitespace only (Python's ``strip()`` differs)."""
-    return value.strip(JS_WHITESPACE)
-
-
-def is_number(value) -> bool:
-    """A JS number: int or float, never bool."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def js_truthy(value) -> bool:
-    """JS truthiness: ``[]`` and ``{}`` are truthy, NaN is not."""
-    if value is None or value is False or value == "":
-        return False
-    if is_number(value):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
-    return True
-
-
-def first_truthy(*values):
-    """JS ``a || b || c``: the first truthy value, else the last one."""
-    for value in values:
-        if js_truthy(value):
-            return value
-    return values[-1] if values else None
-
-
-def js_number_str(value: float) -> str:
-    """``String(number)``: shortest round-trip digits laid out the JS way (``1e+21``, ``1e-7``)."""
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    whole, frac, exp = re.fullmatch(r"(\d+)(?:\.(\d+))?(?:e([+-]\d+))?", repr(abs(value))).groups()
-    all_digits = whole + (frac or "")
-    leading = len(all_digits) - len(all_digits.lstrip("0"))
-    digits = all_digits[leading:].rstrip("0")
-    return sign + _layout_digits(digits, len(whole) + int(exp or 0) - leading)
-
-
-def _layout_digits(digits: str, n: int) -> str:
-    """ECMAScript Number::toString for ``0.digits × 10^n``."""
-    k = len(digits)
-    if k <= n <= 21:
-        return digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return "0." + "0" * (-n) + digits
-    exponent = n - 1
-    head = digits[0] + ("." + digits[1:] if k > 1 else "")
-    return f"{head}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
-
-
-def js_string(value) -> str:
-    """``String(value)`` for JSON-ish values."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if is_number(value):
-        return js_number_str(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else js_string(v) for v in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
-
-
-_JS_NUMBER = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)", re.ASCII)
-_JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)", re.ASCII)
-
-
-def js_to_number(value) -> float:
-    """``Number(value)``: a whole-string numeric literal (``""`` is 0), else NaN."""
-    if isinstance(value, bool):
-        return float(value)
-    if is_number(value):
-        return float(value)
-    if value is None:
-        return 0.0
-    text = js_trim(js_string(value))
-    if not text:
-        return 0.0
-    if _JS_NUMBER.fullmatch(text):
-        return float(text.replace("Infinity", "inf"))
-    radix = _JS_RADIX.fullmatch(text)
-    if radix:
-        return float(int(radix.group(1)[1:], {"x": 16, "o": 8, "b": 2}[radix.group(1)[0].lower()]))
-    return math.nan
-
-
-def js_parse_float(value) -> float:
-    """``parseFloat(String(value))``: the longest numeric prefix, NaN when there is none."""
-    match = _JS_NUMBER.match(js_string(value).lstrip(JS_WHITESPACE))
-    return float(match.group(0).replace("Infinity", "inf")) if match else math.nan
-
-
-def js_parse_int(value) -> int | None:
-    """``parseInt(String(value), 10)``; None stands for NaN."""
-    match = re.match(r"[+-]?[0-9]+", js_string(value).lstrip(JS_WHITESPACE))
-    return int(match.group(0)) if match else None
-
-
-def is_integer(number: float) -> bool:
-    """``Number.isInteger`` on an already converted number."""
-    return math.isfinite(number) and number == int(number)
-
-
-def js_to_fixed(number: float, digits: int) -> str:
-    """``Number.prototype.toFixed``: ties round away from zero on the exact binary value."""
-    quantum = Decimal(1).scaleb(-digits)
-    return str(Decimal(number).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
 def load_json(body):
@@ -160,17 +46,7 @@ def load_json(body):
         body = bytes(body).decode("utf-8-sig", errors="replace")
     if not isinstance(body, str):
         raise ValueError("body is not text")
-    return json.loads(body, parse_constant=_reject_constant)
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
-
-
-def tidy(value) -> str | None:
-    """``String(v ?? '')`` with whitespace runs collapsed and trimmed; empty becomes None."""
-    text = "" if value is None else js_string(value)
-    return js_trim(_WS_RUN.sub(" ", text)) or None
+    return loads(body)
 
 
 def html_to_text(html) -> str | None:
@@ -182,17 +58,6 @@ def html_to_text(html) -> str | None:
 
 
 # --- dates -------------------------------------------------------------------------------
-
-
-def iso_from_ms(ms: int) -> str | None:
-    """``new Date(ms).toISOString()``; None outside the years Python can write."""
-    try:
-        moment = _EPOCH + timedelta(milliseconds=int(ms))
-    except OverflowError:
-        return None
-    if moment.year < 1:
-        return None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def iso_now() -> str:
@@ -219,18 +84,6 @@ def safe_url(url, base: str | None = None) -> URL | None:
         return URL(url, base) if base is not None else URL(url)
     except ValueError:
         return None
-
-
-def safe_href(value) -> str | None:
-    """An href safe to hand on: relative or http(s) only; control characters removed."""
-    if not isinstance(value, str):
-        return None
-    cleaned = js_trim(_CONTROL.sub("", value))
-    if not cleaned:
-        return None
-    if not _SCHEME.match(cleaned):
-        return cleaned
-    return cleaned if _HTTP.match(cleaned) else None
 
 
 def encode_uri_component(value) -> str:
