@@ -81,7 +81,9 @@ def prune(tree: LexborHTMLParser) -> None:
                      and len(form.text(deep=True, strip=True)) < half)
     tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
-                      "[role=complementary], [role=banner], [role=dialog], [role=alert]")
+                      "[role=complementary], [role=banner], [role=dialog], [role=alert], "
+                      "[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
+                      "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += _boilerplate(body)
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
