@@ -3,15 +3,23 @@ rendered page may load, and that the browser stays bounded. The access log is th
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import suppress
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from conftest import ROOT, TEST_CRAWL_SETTINGS, read_jsonl
 
 from crawlforge.browser.chromium import find_chromium
 from crawlforge.testing.server import FixtureServer
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = ROOT / "fixtures"
 
 pytestmark = [
     pytest.mark.browser,
@@ -145,3 +153,46 @@ def test_browser_is_restarted_after_n_pages(make_server, crawl):
     assert result.stats["browser/pages"] == 5
     assert result.stats["browser/restarts"] == 2
     assert result.stats["playwright/browser_count"] == 3
+
+
+def browser_process(pid: int) -> int | None:
+    """The main Chromium process among ``pid``'s descendants (its parent is not Chromium)."""
+    def comm(p):
+        return Path(f"/proc/{p}/comm").read_text().strip()
+
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    def descends(p):
+        while p in parents and p != pid:
+            p = parents[p]
+        return p == pid
+    return next((p for p, parent in parents.items() if descends(p) and "chrom" in comm(p)
+                 and "chrom" not in comm(parent)), None)
+
+
+def test_a_crashed_browser_is_relaunched_and_no_page_is_lost(make_server, tmp_path):
+    server = make_server(FIXTURES)
+    urls = tmp_path / "urls.txt"
+    urls.write_text("".join(server.url(f"_slow/0.5/browser/synthetic_js_article.html?n={n}") + "\n" for n in range(12)))
+    settings = {**TEST_CRAWL_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp_path / "stats.json",
+                "CRAWLFORGE_ERRORS_FEED": tmp_path / "errors.jsonl"}
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-O", str(tmp_path / "items.jsonl"),
+               "-a", f"urls_file={urls}", "-a", "render=always", "-a", "follow=0"]
+    command += [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+    with open(tmp_path / "log.txt", "w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, stderr=log)
+        try:
+            deadline = time.monotonic() + 60
+            while sum("_slow" in path for path in paths(server)) < 3 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            os.kill(browser_process(process.pid), signal.SIGKILL)  # Chromium "crashes" mid-crawl
+            process.wait(timeout=90)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert len(read_jsonl(tmp_path / "items.jsonl")) == 12  # the pages in flight were rendered again
+    assert stats["browser/disconnected"] == 1
+    assert stats["playwright/browser_count"] == 2
