@@ -174,11 +174,20 @@ def score_candidates(blocks: dict) -> dict:
                 break
             entry = scores.get(ancestor.mem_id)
             if entry is None:
-                weight = _TAG_WEIGHT.get(ancestor.tag, 0) + hint_weight(ancestor)
+                weight = _TAG_WEIGHT.get(ancestor.tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
                 entry = scores[ancestor.mem_id] = [ancestor, weight]
             entry[1] += points / divisor
             ancestor = ancestor.parent
     return scores
+
+
+def _body_hint(node) -> int:
+    """The page names its article body: schema.org articleBody or a body/content class."""
+    attrs = node.attributes
+    if attrs.get("itemprop") == "articleBody":
+        return 25
+    hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+    return 25 if hint and _BODY_NAMES.search(hint) else 0
 
 
 def link_density(node) -> float:
@@ -240,6 +249,8 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
     return density == 0 and bool(re.search(r"\.( |$)", text))
 
 
+_BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]?(?:body|content|text)|"
+                         r"(?:body|content)[-_]?(?:text|article|body)")
 _HEADING_TAGS = "h1, h2, h3, h4, h5, h6"
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
