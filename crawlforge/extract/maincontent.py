@@ -1,9 +1,13 @@
-"""Main-content identification on a lexbor tree: prune site chrome, then score text blocks.
+"""Main-content identification on a lexbor tree: prune site chrome, score, widen, clean.
 
-The scoring follows readability: every block of text votes for its ancestors with a weight that
-grows with its length and commas and shrinks with its link density; the best-voted container,
-widened to its related siblings, is the main content. Pruning before scoring uses the page's
-own words (semantic tags, class and id names) for navigation, comments, share bars and the like.
+1. Prune: tags that never hold prose, hidden nodes, and nodes whose class/id words say chrome
+   (navigation, comments, share bars, cookie banners, ads, related lists...).
+2. Score as readability does: every block of text votes for its ancestors with a weight that
+   grows with its length and commas and shrinks with its link density.
+3. Widen the winner to the ancestor with the most prose net of chrome text (leads, intros and
+   second columns sit next to it), plus readability's related siblings; product pages take the
+   box from the product's name to its description.
+4. Clean inside: link lists, link-only lines, credits, bylines and dangling headings.
 """
 
 import re
@@ -76,20 +80,20 @@ def prune(tree: LexborHTMLParser) -> None:
     body = tree.body
     if body is None:
         return
-    half = len(body.text(deep=True, strip=True)) / 2  # a page-wide <form> (ASP.NET) is no chrome
+    total = len(body.text(deep=True, strip=True))  # a page-wide <form> (ASP.NET) is no chrome
     remove_outermost(form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None
-                     and len(form.text(deep=True, strip=True)) < half)
+                     and len(form.text(deep=True, strip=True)) < total / 2)
     tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                       "[role=complementary], [role=banner], [role=dialog], [role=alert], "
                       "[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                       "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
-    doomed += _boilerplate(body)
+    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
 
 
-def _boilerplate(body) -> list:
+def _boilerplate(body, total: int) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name, 30 % when the name also says content (`entry share`)."""
     found, large = [], []
@@ -102,7 +106,6 @@ def _boilerplate(body) -> list:
         elif not positive and node.tag != "p":
             found.append(node)
     if large:
-        total = len(body.text(deep=True, strip=True))
         found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
@@ -129,6 +132,7 @@ _TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td"
                "h6": -5}
 _LINKED_BLOCKS = "a div, a p, a li, a h1, a h2, a h3, a h4, a h5, a h6, a section, a article, a td"
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HEADING_TAGS = ", ".join(sorted(_HEADINGS))
 _CONTAINERS = frozenset({"div", "section", "article", "main", "td", "body", "form"})
 
 
@@ -251,7 +255,6 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]?(?:body|content|text)|"
                          r"(?:body|content)[-_]?(?:text|article|body)")
-_HEADING_TAGS = "h1, h2, h3, h4, h5, h6"
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
                      re.I)
@@ -306,7 +309,7 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150]
     remove_outermost(doomed)
-    remove_outermost(node for root in nodes for node in root.css("h1, h2, h3, h4, h5, h6")
+    remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS)
                      if _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
 
 
