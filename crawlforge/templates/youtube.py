@@ -35,7 +35,8 @@ def interaction_count(doc: Doc, action: str) -> int | None:
 
 
 def _video_id(doc: Doc) -> str | None:
-    canonical = safe_url(attr(doc, 'link[rel="canonical"]', "href"), "https://youtube.com")
+    """The canonical link's ``v``; a relative canonical does not parse on its own, so None."""
+    canonical = safe_url(attr(doc, 'link[rel="canonical"]', "href") or "https://youtube.com")
     query = URLSearchParams(canonical.search) if canonical is not None else None
     return query.get("v") if query is not None and query.has("v") else None
 
