@@ -168,3 +168,15 @@ def test_a_doc_with_only_html_gets_its_title_and_text_read_from_it():
     assert document_verdict({"html": html, "status": 200})["blocked"]["vendor"] == "distil"
     normal = (WALLS / "normal" / "react_dev_blog_rsc_vulnerability_code_blocks.html").read_text()
     assert document_verdict({"html": normal, "status": 200}) == {"success": True, "status": 200}
+
+
+@pytest.mark.parametrize("marker, vendor", [
+    ("\u017fhield\u017fquare captcha", "radware"),  # long s
+    ("window.\u212aPSDK", "kasada"),  # Kelvin sign
+    ("secur\u0130ty check by bitn\u0130nja", "bitninja"),  # dotted capital I
+    ("b\u0131tn\u0131nja.io", "bitninja"),  # dotless i
+])
+def test_marker_in_letters_ignorecase_folds_to_ascii_is_still_found(marker, vendor):
+    """The substring pre-check before each vendor regex must not miss what the regex finds."""
+    doc = page_doc(f"<html><head><title>Hold on</title></head><body><p>{marker}</p></body></html>")
+    assert detect_challenge_page(doc)["vendor"] == vendor
