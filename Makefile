@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Debian packages the tests drive for real: the browser and Redis.
+# Debian packages crawlforge drives for real: the browser (demo and tests) and Redis (tests).
 DEBIAN_PACKAGES := chromium redis-server
 
 .PHONY: install system-deps demo test bench clean
@@ -24,7 +24,7 @@ system-deps:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-demo: install
+demo: install system-deps
 	$(PY) -m crawlforge.testing.demo
 
 # pytest starts the fixture server, redis-server, moto_server and Chromium itself, on 127.0.0.1.

@@ -20,6 +20,7 @@ FIXTURES = ROOT / "fixtures"
 TEST_CRAWL_SETTINGS = {
     "AUTOTHROTTLE_ENABLED": "False",
     "LOG_LEVEL": "INFO",
+    "CRAWLFORGE_RENDER": "never",  # browser tests ask for it with -a render=
     "CRAWLFORGE_ALLOWED_NETWORKS": "127.0.0.1/32",  # the SSRF guard stays on for everything else
 }
 

@@ -113,7 +113,8 @@ def test_ssrf_guard_fetches_nothing_private(fixture_server, crawl, tmp_path):
         attacks.append(f"http://{name}:{port}/{ARTICLE}")
     fixture_server.access_log.clear()
     result = crawl("site", args={"urls_file": urls_file(tmp_path, attacks), "follow": 0},
-                   settings={**PLAIN, "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": False, "DOWNLOAD_TIMEOUT": 3})
+                   settings={**PLAIN, "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": False, "CRAWLFORGE_ALLOWED_NETWORKS": "",
+                             "DOWNLOAD_TIMEOUT": 3})
     assert fixture_server.access_log == []
     assert result.items == []
     assert_ledger_adds_up(result, attacks)

@@ -88,3 +88,11 @@ def test_json_template_item_has_its_data_in_the_document(fixture_server, crawl):
     assert item["url"] == url and item["template"] == "stackoverflow-question"
     assert isinstance(data["question_id"], int) and data["title"]
     assert parse_document(item["document"])[0]["template_data"]["question_id"] == data["question_id"]
+
+
+def test_crawl_options_are_not_template_parameters():
+    spider_cls = spider_class(KeyedConnector())
+    spider = spider_cls(url="https://api.example.com/x", render="never", query="price", company="acme")
+    assert spider.render == "never" and spider.query == "price"
+    assert "render" not in spider.params and "query" not in spider.params
+    assert spider.params["company"] == "acme"

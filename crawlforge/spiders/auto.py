@@ -17,8 +17,10 @@ class AutoSpider(CrawlforgeSpider):
             template = REGISTRY.detect(url)
             resolve = getattr(template, "resolve_url", None)
             fetch_url = resolve(url) if callable(resolve) else url
-            yield scrapy.Request(fetch_url, callback=self.parse,
-                                 meta={"crawlforge_url": url, "crawlforge_template": template and template.id})
+            meta = {"crawlforge_url": url, "crawlforge_template": template and template.id}
+            if template is not None and not callable(getattr(template, "extract", None)):
+                meta["crawlforge_render"] = False  # an API answer, read as served
+            yield scrapy.Request(fetch_url, callback=self.parse, meta=meta)
 
     def parse(self, response):
         template_id = response.meta.get("crawlforge_template")

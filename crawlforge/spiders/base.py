@@ -13,6 +13,11 @@ from crawlforge.items import Page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
+# Spider arguments read by crawlforge's components (pipelines, the browser add-on), for every
+# spider: a template spider must not take them for template parameters.
+CRAWL_OPTIONS = ("render", "wait_for", "query", "schema", "since", "skip_unchanged",
+                 "main_content", "images", "links")
+
 
 def read_urls_file(path: str) -> list[str]:
     """One URL a line; blank lines and ``#`` comments are skipped."""

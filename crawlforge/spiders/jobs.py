@@ -42,7 +42,8 @@ class JobsSpider(CrawlforgeSpider):
 
     async def start(self):
         for template_id, url in self.boards:
-            yield scrapy.Request(url, callback=self.parse, meta={"crawlforge_template": template_id})
+            yield scrapy.Request(url, callback=self.parse,
+                                 meta={"crawlforge_template": template_id, "crawlforge_render": False})
 
     def parse(self, response):
         template_id = response.meta["crawlforge_template"]

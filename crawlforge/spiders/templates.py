@@ -17,7 +17,7 @@ import scrapy
 from w3lib.url import add_or_replace_parameter
 
 from crawlforge.items import Page
-from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.jobs import Job
 
@@ -54,7 +54,8 @@ class TemplateSpider(CrawlforgeSpider):
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
     def __init__(self, url=None, urls_file=None, documents_dir=None, **params):
-        super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir)
+        options = {name: params.pop(name) for name in CRAWL_OPTIONS if name in params}
+        super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir, **options)
         self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}),
                        **{name: spider_param(value) for name, value in params.items()}}
 
@@ -85,10 +86,12 @@ class TemplateSpider(CrawlforgeSpider):
         return resolve(url) if callable(resolve) else url
 
     async def start(self):
+        # API answers (JSON, RSS) are read as served; only HTML templates may need a browser
+        meta = {} if callable(getattr(self.template, "extract", None)) else {"crawlforge_render": False}
         for url in self.start_urls:
-            yield scrapy.Request(self.fetch_url(url), callback=self.parse, meta={"crawlforge_url": url})
+            yield scrapy.Request(self.fetch_url(url), callback=self.parse, meta={**meta, "crawlforge_url": url})
         if not self.start_urls:
-            yield scrapy.Request(self.list_start_url, callback=self.parse)
+            yield scrapy.Request(self.list_start_url, callback=self.parse, meta=meta)
 
     def parse(self, response):
         yield from run_template(self, self.template, response, self.params)
