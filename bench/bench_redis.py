@@ -55,7 +55,7 @@ def run_workers(count: int, server: TimedServer, redis_url: str, pages: int, con
                 "CONCURRENT_REQUESTS_PER_DOMAIN": concurrency, "ROBOTSTXT_OBEY": "False",
                 "LOG_LEVEL": "WARNING", "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True",
                 "MAX_IDLE_TIME_BEFORE_CLOSE": 2}
-    workers = []
+    workers, server_cpu = [], time.process_time()
     for n in range(count):
         command = scrapy("crawl", "site", "-o", str(workdir / f"{count}-{n}.jsonl"), redis_url=redis_url)
         command += [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
@@ -68,6 +68,7 @@ def run_workers(count: int, server: TimedServer, redis_url: str, pages: int, con
     times = [entry["t"] for entry in server.access_log if "t" in entry]
     seconds = max(times) - min(times)
     return {"workers": count, "items": sum(items), "per_worker": items, "cpu": cpu, "seconds": seconds,
+            "server_cpu": time.process_time() - server_cpu,
             "pages_per_s": len(times) / seconds}
 
 
@@ -93,7 +94,8 @@ def main():
         print(f"{r['workers']} worker(s): {r['items']} items (per worker {r['per_worker']}, "
               f"CPU seconds per worker {r['cpu']}), "
               f"{r['seconds']:.1f} s, {r['pages_per_s']:.1f} pages/s, "
-              f"{r['items'] / sum(r['cpu']):.1f} pages per CPU-second (start-up included)")
+              f"{r['items'] / sum(r['cpu']):.1f} pages per CPU-second (start-up included), "
+              f"fixture server {r['server_cpu']:.1f} CPU s")
     print(f"two workers / one worker: {results[1]['pages_per_s'] / results[0]['pages_per_s']:.2f}x "
           f"({args.pages} pages, CONCURRENT_REQUESTS={args.concurrency} per worker, "
           f"{len(os.sched_getaffinity(0))} cores, load average {os.getloadavg()[0]:.1f})")

@@ -3,6 +3,7 @@ scrapy.cfg target reading $SCRAPYD_URL), a crawl scheduled through schedule.json
 
 import json
 import os
+import shutil
 import subprocess
 import time
 from urllib.parse import urlencode
@@ -29,11 +30,22 @@ def wait_finished(base: str, job: str, timeout: float = 120) -> None:
     raise AssertionError(f"job {job} did not finish")
 
 
+def deploy(scrapyd_url: str) -> subprocess.CompletedProcess:
+    """`scrapyd-deploy env`; the setup.py and build/ it leaves in the project are removed again
+    (a stray setup.py would change what `pip install -e .` builds)."""
+    leftovers = [path for path in (ROOT / "setup.py", ROOT / "build") if not path.exists()]
+    try:
+        return subprocess.run([str(VENV_BIN / "scrapyd-deploy"), "env", "--version", "r1"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=180,
+                              env={**os.environ, "SCRAPYD_URL": scrapyd_url + "/"})
+    finally:
+        for path in leftovers:
+            shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+
+
 def test_deploy_schedule_and_read_the_jobs_feed(fixture_server, scrapyd_url, tmp_path):
-    deploy = subprocess.run([str(VENV_BIN / "scrapyd-deploy"), "env", "--version", "r1"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=180,
-                            env={**os.environ, "SCRAPYD_URL": scrapyd_url + "/"})
-    assert deploy.returncode == 0, deploy.stderr[-2000:]
+    deployed = deploy(scrapyd_url)
+    assert deployed.returncode == 0, deployed.stderr[-2000:]
     assert "site" in api(scrapyd_url, "listspiders.json?project=crawlforge")["spiders"]
 
     feed = tmp_path / "items.jsonl"
