@@ -255,6 +255,8 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]?(?:body|content|text)|"
                          r"(?:body|content)[-_]?(?:text|article|body)")
+_LEAD = ", ".join(f"[class*={word}]" for word in (
+    "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract"))
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
                      re.I)
@@ -345,8 +347,33 @@ def main_content(tree: LexborHTMLParser) -> list:
         return _cleaned([product_container(body, best)], blocks)
     nodes = with_siblings(best, best_score, scores)
     if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
-        nodes = [body]  # no block stands out: keep the pruned page rather than a scrap
-    return _cleaned(nodes, blocks)
+        return _cleaned([body], blocks)  # no block stands out: keep the pruned page, not a scrap
+    lead = lead_of(body, nodes)
+    return _cleaned([lead] + nodes if lead is not None else nodes, blocks)
+
+
+def lead_of(body, nodes: list):
+    """The article's lead or subtitle when the page marks it (`intro`, `lead`, `deck`, ...) close
+    to the content but outside it: headers hold it apart from the body text."""
+    chosen = {node.mem_id for node in nodes}
+    near, node = set(), nodes[0]
+    for _ in range(5):
+        if node is None:
+            break
+        near.add(node.mem_id)
+        node = node.parent
+    for candidate in body.css(_LEAD):
+        text = candidate.text(deep=True, strip=True)
+        if not 40 <= len(text) <= 800 or link_density(candidate) > 0.3:
+            continue
+        node = candidate
+        for _ in range(6):
+            node = node.parent
+            if node is None or node.mem_id in chosen:
+                break
+            if node.mem_id in near:
+                return candidate
+    return None
 
 
 def is_product_page(tree: LexborHTMLParser) -> bool:
