@@ -160,6 +160,19 @@ def test_inertia_attribute_is_entity_decoded_and_non_objects_warned():
     assert bad["value"] is None and "not a JSON object" in bad["warnings"][0]
 
 
+def test_carriers_named_in_capitals_pass_the_substring_gates():
+    """The cheap "is it here at all" checks before each scan ignore ASCII case, as the scans do."""
+    demo = (FIXTURES / "inertia-demo-data-page.html").read_text(encoding="utf-8")
+    assert read_inertia_page(demo.replace("data-page", "DATA-Page"))["value"] == read_inertia_page(demo)["value"]
+    script = (FIXTURES / "inertia-laracasts-script.html").read_text(encoding="utf-8")
+    upper = read_inertia_page(script.replace("data-page", "Data-PAGE").replace("application/json", "Application/JSON"))
+    assert upper["value"]["component"] == read_inertia_page(script)["value"]["component"]
+    kyomo = (FIXTURES / "shopify-kyomo-data-product-json.html").read_text(encoding="utf-8")
+    assert read_shopify(kyomo.replace("application/json", "APPLICATION/JSON")) == read_shopify(kyomo)
+    svelte = (FIXTURES / "svelte-dev-home.html").read_text(encoding="utf-8")
+    assert read_sveltekit_data(svelte.replace("__sveltekit_", "__SvelteKit_")) == read_sveltekit_data(svelte)
+
+
 def test_shopify_meta_unreadable_literal_is_a_warning():
     html = "<script>ShopifyAnalytics.meta = {product: 1};</script>"
     assert read_shopify(html) == {"value": {}, "warnings": [

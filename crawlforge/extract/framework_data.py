@@ -13,7 +13,7 @@ import math
 import re
 import struct
 
-from crawlforge.extract.carriers import iter_scripts, strip_comments
+from crawlforge.extract.carriers import has_ascii_word, iter_scripts, strip_comments
 from crawlforge.extract.jsjson import loads
 from crawlforge.extract.jsliteral import Budget, evaluate_literal_node
 from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
@@ -428,6 +428,8 @@ def _key_name(key):
 
 def read_sveltekit_data(html_text):
     """SvelteKit's per-route load() data from its boot script, or None without one."""
+    if not has_ascii_word(html_text, "__sveltekit_"):  # the global's prefix
+        return None
     for _, body in iter_scripts(strip_comments(html_text)):
         if not _SVELTEKIT_GLOBAL_RE.search(body):
             continue
