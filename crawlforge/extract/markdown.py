@@ -11,7 +11,8 @@ from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia,
                               convert)
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.maincontent import NON_CONTENT_TAGS, main_content as find_main_content
+from crawlforge.extract.chrome import NON_CONTENT_TAGS
+from crawlforge.extract.maincontent import main_content as find_main_content
 from crawlforge.extract.urls import TRACKING_PARAMS, base_url, clean_url
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring

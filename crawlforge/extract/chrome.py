@@ -1,0 +1,119 @@
+"""Site chrome on a lexbor tree: what it looks like, and removing it before scoring.
+
+Chrome is everything around the content that a reader skips: navigation, headers and footers,
+comment threads, share bars, cookie banners, ads, related-article lists, bylines and credits.
+The page names most of it, in its tags (`nav`, `aside`, ARIA roles) and in the words of its
+class and id attributes; a name alone never removes a node holding much of the page's text.
+"""
+
+import re
+from functools import lru_cache
+
+from selectolax.lexbor import LexborHTMLParser
+
+NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed",
+                    "canvas", "svg", "button", "input", "select", "textarea", "option", "label",
+                    "dialog", "link", "meta"]
+"""Tags whose text is code or form controls, never prose."""
+CHROME_TAGS = ["nav", "aside", "footer", "menu", "figcaption", "address", "time"]
+"""Tags of site chrome and of credits, bylines and dates around the content."""
+
+_STRONG_PREFIXES = (
+    "comment", "disqus", "share", "sharing", "social", "related", "recommend", "newsletter",
+    "subscri", "cookie", "consent", "gdpr", "breadcrumb", "sidebar", "promo", "sponsor", "advert",
+    "adsense", "adslot", "anzeige", "werbung", "reklama", "outbrain", "taboola", "plista", "paywall",
+    "author", "byline", "sabox", "caption", "credit", "copyright", "disclaimer", "affiliate",
+    "donat", "rating",
+)
+"""Class/id word beginnings that mark chrome even next to a content word."""
+_STRONG_WORDS = frozenset({"ad", "ads", "adv"})
+_WEAK_WORDS = frozenset("""popup modal overlay signup login pagination pager navbar navigation nav
+menu masthead footer toolbar tags tagcloud taglist skip trending popular mostread teaser teasers
+reaction reactions dateline""".split())
+"""Whole class/id words that mark chrome unless a content word is there too."""
+_WEAK_PHRASES = ("visually-hidden", "sr-only", "screen-reader", "most-read")
+_POSITIVE_PREFIXES = ("article", "body", "content", "entry", "hentry", "main", "post", "story",
+                      "text", "blog", "prose", "markdown", "rich")
+_WORD = re.compile(r"[a-z]+")
+
+
+def hint_words(node) -> tuple[bool, bool, bool]:
+    """(strong chrome, weak chrome, content) as said by the node's class and id words."""
+    attrs = node.attributes
+    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+
+
+@lru_cache(maxsize=8192)
+def _classify(hint: str) -> tuple[bool, bool, bool]:
+    hint = hint.lower()
+    strong = weak = positive = False
+    for word in _WORD.findall(hint):
+        strong = strong or word.startswith(_STRONG_PREFIXES) or word in _STRONG_WORDS
+        weak = weak or word in _WEAK_WORDS
+        positive = positive or word.startswith(_POSITIVE_PREFIXES)
+    weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
+    return strong, weak, positive
+
+
+_CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
+                      "input[name=q], input[name=s], input[name*=search], input[name*=mail]")
+"""Fields of search, login, newsletter and comment forms; an add-to-cart form has none."""
+_PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def hint_weight(node) -> int:
+    """+25/-25 from class and id words, as readability does."""
+    strong, weak, positive = hint_words(node)
+    return (25 if positive else 0) - (25 if strong or weak else 0)
+
+
+def prune(tree: LexborHTMLParser) -> None:
+    """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate."""
+    body = tree.body
+    if body is None:
+        return
+    total = len(body.text(deep=True, strip=True))  # a page-wide <form> (ASP.NET) is no chrome
+    remove_outermost(form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None
+                     and len(form.text(deep=True, strip=True)) < total / 2)
+    tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
+    doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
+                      "[role=complementary], [role=banner], [role=dialog], [role=alert], "
+                      "[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
+                      "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+    doomed += [node for node in body.css("header") if node.css_first("p") is None]
+    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
+    remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
+
+
+def _boilerplate(body, total: int) -> list:
+    """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
+    half of it for a chrome name, 30 % when the name also says content (`entry share`)."""
+    found, large = [], []
+    for node in body.css("[class], [id]"):
+        strong, weak, positive = hint_words(node)
+        if not (strong or weak) or node.tag in HEADINGS:
+            continue
+        if strong:
+            large.append((node, 0.3 if positive else 0.5))
+        elif not positive and node.tag != "p":
+            found.append(node)
+    if large:
+        found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
+    in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
+    return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
+
+
+def remove_outermost(nodes) -> None:
+    """Decomposes nodes, skipping those inside another doomed node (lexbor frees the subtree)."""
+    nodes = list(nodes)
+    ids = {node.mem_id for node in nodes}
+    outermost = []
+    for node in nodes:
+        parent = node.parent
+        while parent is not None and parent.mem_id not in ids:
+            parent = parent.parent
+        if parent is None:
+            outermost.append(node)
+    for node in outermost:
+        node.decompose()
