@@ -88,6 +88,23 @@ def test_validation_drops_a_page_without_content_and_counts_it():
     assert crawler.stats.get_value("validation/dropped/no_content") == 1
 
 
+def test_validation_drops_a_page_whose_assigned_field_breaks_the_schema():
+    crawler = crawler_with()
+    item = run_stages(ikea_page(), crawler, StructuredDataPipeline, MarkdownPipeline, FrontmatterPipeline)
+    item.status = "two hundred"  # assignments are not validated
+    with pytest.raises(DropItem, match="1 schema error"):
+        build(ValidationPipeline, crawler).process_item(item)
+    assert crawler.stats.get_value("validation/dropped/schema") == 1
+
+
+def test_validation_reads_a_nested_item_as_the_dict_it_exports_as():
+    crawler = crawler_with()
+    item = run_stages(ikea_page(), crawler, StructuredDataPipeline, MarkdownPipeline, FrontmatterPipeline)
+    item.structured_data_conflicts = [Page(url=IKEA_URL)]  # a list of dicts, once exported
+    assert build(ValidationPipeline, crawler).process_item(item) is item
+    assert crawler.stats.get_value("validation/passed") == 1
+
+
 def test_validation_removes_raw_html_unless_asked():
     crawler = crawler_with()
     item = run_stages(ikea_page(), crawler, StructuredDataPipeline, MarkdownPipeline, FrontmatterPipeline,

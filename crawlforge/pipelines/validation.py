@@ -18,6 +18,19 @@ def page_problem(adapter: ItemAdapter) -> tuple[str, str] | None:
     return None
 
 
+def schema_error(item: BaseModel, adapter: ItemAdapter) -> ValidationError | None:
+    """The item's fields re-validated as a plain dict (assignments are not validated). The
+    top-level values go first: ``asdict`` copies every nested dict (~1.6 ms a page); only a
+    failure is checked again on it, since it turns nested items into the dicts a field wants."""
+    for values in (lambda: dict(adapter.items()), adapter.asdict):
+        try:
+            type(item).model_validate(values())
+            return None
+        except ValidationError as error:
+            failure = error
+    return failure
+
+
 class ValidationPipeline:
     def __init__(self, stats, export_html: bool):
         self.stats = stats
@@ -35,11 +48,8 @@ class ValidationPipeline:
     def process_item(self, item):
         adapter = ItemAdapter(item)
         url = adapter.get("url") or "?"
-        if isinstance(item, BaseModel):  # pydantic items: Page, Job, ...
-            try:
-                type(item).model_validate(adapter.asdict())
-            except ValidationError as error:
-                self.drop("schema", f"{error.error_count()} schema error(s), first: {error.errors()[0]['msg']}", url)
+        if isinstance(item, BaseModel) and (error := schema_error(item, adapter)):  # Page, Job, ...
+            self.drop("schema", f"{error.error_count()} schema error(s), first: {error.errors()[0]['msg']}", url)
         if "document" in adapter.field_names():
             if problem := page_problem(adapter):
                 self.drop(*problem, url)
