@@ -1,0 +1,27 @@
+"""The parsed page the DOM helpers (page text, tables, links) share.
+
+Upstream takes a cheerio document; here a helper takes HTML (``str``, or UTF-8 ``bytes``) or a
+``LexborHTMLParser`` the caller already holds, so one page can be parsed once and handed to each.
+"""
+
+from __future__ import annotations
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+Document = str | bytes | LexborHTMLParser
+
+
+def as_document(doc: Document) -> LexborHTMLParser:
+    """The parser itself, or an HTML5 (browser-like, as cheerio's parse5) parse of the markup."""
+    if isinstance(doc, LexborHTMLParser):
+        return doc
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", errors="replace")
+    if not isinstance(doc, str):
+        raise TypeError(f"expected HTML or a LexborHTMLParser, not {type(doc).__name__}")
+    return LexborHTMLParser(doc)
+
+
+def node_text(node: LexborNode) -> str:
+    """cheerio ``.text()``: every descendant text node, script and style included."""
+    return node.text(deep=True, separator="", strip=False)
