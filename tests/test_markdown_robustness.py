@@ -48,3 +48,11 @@ def test_synthetic_page_over_max_bytes_skips_main_content_scoring():
     html = "<body><nav>Site menu</nav><article><p>" + "Words of the story. " * 40 + "</p></article></body>"
     assert "Site menu" not in html_to_markdown(html, URL)
     assert "Site menu" in html_to_markdown(html, URL, max_bytes=100)
+
+
+def test_synthetic_nested_code_tables_are_unwrapped_once():
+    prose = "<p>" + "Some words here, and more. " * 20 + "</p>"
+    html = (f"<article>{prose}<table><tr><td><table><tr><td><pre>1\n2</pre></td>"
+            "<td><pre>x = 1\ny = 2</pre></td></tr></table><pre>z=3</pre></td></tr></table></article>")
+    markdown = html_to_markdown(html, URL)
+    assert markdown.endswith("```\nx = 1\ny = 2\n```\n\n```\nz=3\n```\n")

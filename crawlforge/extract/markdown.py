@@ -123,13 +123,23 @@ def _unwrap_code_tables(root) -> None:
 
     As a table it would become one GFM cell with its lines run together.
     """
-    for table in root.css("table"):
-        if table.mem_id == root.mem_id or table.css_first("pre") is None or len(table.css("tr")) > 2:
-            continue
+    tables = [table for table in root.css("table") if table.mem_id != root.mem_id
+              and table.css_first("pre") is not None and len(table.css("tr")) <= 2]
+    ids = {table.mem_id for table in tables}
+    for table in [table for table in tables if not _inside(table, ids)]:  # decompose frees inner ones
         for pre in table.css("pre"):
             if not pre.text(deep=True).replace("\n", "").strip().isdigit():  # not a gutter
                 table.insert_before(pre)
         table.decompose()
+
+
+def _inside(node, ids: set) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.mem_id in ids:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> None:
