@@ -236,7 +236,7 @@ def main_content(tree: LexborHTMLParser) -> list:
     best, best_score = top_candidate(scores)
     if best is None:
         return [body]
-    best = widen(best, blocks)
+    best = _capped(best, widen(best, blocks))
     if product:
         return _cleaned([product_container(body, best)], blocks)
     nodes = with_siblings(best, best_score, scores)
@@ -299,6 +299,19 @@ def product_container(body, best):
     while node is not None and node.mem_id not in ancestors:
         node = node.parent
     return node if node is not None and node.tag != "html" else body
+
+
+def _capped(best, widened):
+    """Widening stops at a container the page names as its article body (articleBody,
+    entry-content...) when that holds at least half of the widened text."""
+    node, whole = best, None
+    while node is not None and node.mem_id != widened.mem_id:
+        if _body_hint(node):
+            whole = whole or len(widened.text(deep=True, strip=True))
+            if len(node.text(deep=True, strip=True)) * 2 >= whole:
+                return node
+        node = node.parent
+    return widened
 
 
 def widen(best, blocks: dict):
