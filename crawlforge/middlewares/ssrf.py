@@ -12,6 +12,8 @@ A refused request raises IgnoreRequest and is a ledger record with reason ``ssrf
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.resolver import CachingThreadedResolver
@@ -46,24 +48,31 @@ class SsrfGuardMiddleware:
         self.crawler = crawler
         self.allowed = allowed
         self.resolve = resolve or self.resolve_with_reactor
+        # The verdict before any lookup depends on the host alone, and a crawl asks about the
+        # same few hosts thousands of times (every link found is scheduled, duplicates too).
+        self.vet_host = lru_cache(maxsize=4096)(self._vet_host)
         crawler.signals.connect(self.request_scheduled, signal=signals.request_scheduled)
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    def _vet_host(self, host: str) -> tuple[str | None, bool]:
+        """(why the host is refused before any lookup, whether it is a name to resolve)."""
+        return refusal(host, allowed=self.allowed), parse_host(host) is None
+
     def request_scheduled(self, request):
         """Refuse literal and local hosts before anything else filters the request."""
         host = guarded_host(request)
-        if host and (reason := refusal(host, allowed=self.allowed)):
+        if host and (reason := self.vet_host(host)[0]):
             self.refuse(request, reason)
 
     async def process_request(self, request):
         host = guarded_host(request)
         if not host:
             return None
-        reason = refusal(host, allowed=self.allowed)
-        if reason is None and parse_host(host) is None:
+        reason, is_name = self.vet_host(host)
+        if reason is None and is_name:
             reason = await self.check_name(host)
         if reason:
             self.refuse(request, reason)
