@@ -36,6 +36,17 @@ class TimedServer(FixtureServer):
             self.access_log[-1]["t"] = time.monotonic()
 
 
+SPIN = "import time\nend = time.monotonic() + 3\nwhile time.monotonic() < end: pass\nprint(time.process_time())"
+
+
+def cpu_available(processes: int) -> float:
+    """CPU seconds per wall second that ``processes`` busy loops get together right now: on a
+    machine shared with other work, what two workers can get at most, compared with one."""
+    loops = [subprocess.Popen([sys.executable, "-c", SPIN], stdout=subprocess.PIPE, text=True)
+             for _ in range(processes)]
+    return sum(float(loop.communicate()[0]) for loop in loops) / 3
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -85,7 +96,11 @@ def main():
     try:
         time.sleep(0.5)
         redis_url = f"redis://127.0.0.1:{port}/0"
-        results = [run_workers(n, server, redis_url, args.pages, args.concurrency, workdir) for n in (1, 2)]
+        results = []
+        for n in (1, 2):  # what the machine gives n busy processes, measured just before n workers run
+            available = cpu_available(n)
+            results.append({**run_workers(n, server, redis_url, args.pages, args.concurrency, workdir),
+                            "available": available})
     finally:
         server.stop()
         redis.terminate()
@@ -95,10 +110,13 @@ def main():
               f"CPU seconds per worker {r['cpu']}), "
               f"{r['seconds']:.1f} s, {r['pages_per_s']:.1f} pages/s, "
               f"{r['items'] / sum(r['cpu']):.1f} pages per CPU-second (start-up included), "
-              f"fixture server {r['server_cpu']:.1f} CPU s")
+              f"fixture server {r['server_cpu']:.1f} CPU s; just before, {r['workers']} busy loop(s) got "
+              f"{r['available']:.2f} cores")
     print(f"two workers / one worker: {results[1]['pages_per_s'] / results[0]['pages_per_s']:.2f}x "
           f"({args.pages} pages, CONCURRENT_REQUESTS={args.concurrency} per worker, "
           f"{len(os.sched_getaffinity(0))} cores, load average {os.getloadavg()[0]:.1f})")
+    print(f"the machine gave two busy loops {results[1]['available'] / results[0]['available']:.2f}x "
+          f"what it gave one: the most two workers could gain at that moment")
     shutil.rmtree(workdir)
 
 
