@@ -147,8 +147,8 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
     return density == 0 and bool(re.search(r"\.( |$)", text))
 
 
-_BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]?(?:body|content|text)|"
-                         r"(?:body|content)[-_]?(?:text|article|body)")
+_BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|content|text)|"
+                         r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
 _LEAD = ", ".join(f"[class*={word}]" for word in (
     "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract"))
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
