@@ -12,14 +12,18 @@ Document = str | bytes | LexborHTMLParser
 
 
 def as_document(doc: Document) -> LexborHTMLParser:
-    """The parser itself, or an HTML5 (browser-like, as cheerio's parse5) parse of the markup."""
+    """The parser itself, or an HTML5 parse of the markup as cheerio's parse5 makes it.
+
+    Scripting is on, as in cheerio (and a browser that runs scripts): ``<noscript>`` content is
+    one text node, so a tracking ``<img>`` in a ``<noscript>`` in ``<head>`` does not end the head.
+    """
     if isinstance(doc, LexborHTMLParser):
         return doc
     if isinstance(doc, bytes):
         doc = doc.decode("utf-8", errors="replace")
     if not isinstance(doc, str):
         raise TypeError(f"expected HTML or a LexborHTMLParser, not {type(doc).__name__}")
-    return LexborHTMLParser(doc)
+    return LexborHTMLParser(doc, scripting=True)
 
 
 def node_text(node: LexborNode) -> str:

@@ -79,7 +79,9 @@ def _record(anchor: LexborNode, base: URL | None, host: str | None, include_anch
 
 
 def _shape(href, text, kind, domain, rel, original_href) -> dict:
-    return {"href": href, "text": text, "type": kind, "domain": domain, "rel": rel, "original_href": original_href}
+    return {
+        "href": href, "text": text, "type": kind, "domain": domain, "rel": rel, "original_href": original_href,
+    }  # fmt: skip
 
 
 def _dedupe_key(url: URL) -> str:

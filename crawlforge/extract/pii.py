@@ -34,7 +34,9 @@ EMAIL = re.compile(
     re.ASCII,
 )
 PHONE_E164_RUN = re.compile(r"(?<![\w+])\+\d{8,15}(?!\w)", re.ASCII)
-PHONE_E164_GROUPED = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]\d{1,4}){1,5}(?!\w)", re.ASCII)
+PHONE_E164_GROUPED = re.compile(
+    r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]\d{1,4}){1,5}(?!\w)", re.ASCII
+)
 PHONE_NANP_PARENS = re.compile(r"(?<![\w.,-])(?:1[ .-]?)?\([2-9]\d{2}\)[ .]?\d{3}[ .-]\d{4}(?![\w-])", re.ASCII)
 # The same separator throughout (the backreference) and [2-9] on the area code keep ISBNs,
 # dates, versions and grouped money out.

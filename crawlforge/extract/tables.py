@@ -14,7 +14,9 @@ from crawlforge.extract.dom import Document, as_document, node_text
 from crawlforge.extract.jsutil import js_parse_int, js_trim
 
 CELL_TAGS = ("th", "td")
-CELL_BLOCKS = "p, div, ul, ol, li, dl, dt, dd, h1, h2, h3, h4, h5, h6, blockquote, pre, figure, figcaption, center"
+CELL_BLOCKS = (
+    "p, div, ul, ol, li, dl, dt, dd, h1, h2, h3, h4, h5, h6, blockquote, pre, figure, figcaption, center"
+)
 MAX_COLSPAN = 1000
 
 Slot = tuple[LexborNode, str | None]  # (cell, None | "col" copy | "row" copy)
