@@ -1,13 +1,13 @@
-"""The page helpers (flatten_text, grid_tables, extract_link_records, redact_pii) on a real page:
+"""The page helpers (flatten_text, grid_tables, extract_link_records, absolute_urls, redact_pii) on real pages:
 the Stardew Valley Wiki's "Penny" article (fixtures/pagehelpers, a MediaWiki page with data
-tables, navboxes and a few hundred links)."""
+tables, navboxes and a few hundred links) and a meedia.de article with a noscript pixel in its head."""
 
 from collections import Counter
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract import extract_link_records, flatten_text, grid_tables, redact_pii
+from crawlforge.extract import absolute_urls, extract_link_records, flatten_text, grid_tables, redact_pii
 
 PAGE_URL = "https://stardewvalleywiki.com/Penny"
 HTML = (Path(__file__).resolve().parent.parent / "fixtures" / "pagehelpers" / "stardewvalleywiki.com.penny.html").read_text(
@@ -55,3 +55,16 @@ def test_links_are_deduplicated_records_judged_by_the_page_host():
 def test_a_wiki_page_full_of_numbers_redacts_to_nothing():
     text = flatten_text(without_scripts())
     assert redact_pii(text) == {"text": text, "redaction": {"entities": {}, "count": 0}}
+
+
+MEEDIA = (Path(__file__).resolve().parent.parent / "fixtures" / "pagehelpers" / "meedia.de.freenet.html").read_text(
+    encoding="utf-8"
+)
+
+
+def test_a_noscript_pixel_in_the_head_does_not_end_the_head():
+    # Parsed with scripting on, as cheerio: the pixel's <img> is noscript text, not an element.
+    out = LexborHTMLParser(absolute_urls(MEEDIA, "https://meedia.de/"), scripting=True)
+    assert len(out.css("head link")) == 28
+    assert out.css_first('head link[rel="dns-prefetch"]').attributes["href"] == "//script.ioam.de"  # only img/a resolve
+    assert not any("facebook.com/tr" in (img.attributes.get("src") or "") for img in out.css("img"))

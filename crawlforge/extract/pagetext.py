@@ -33,7 +33,8 @@ def flatten_text(doc: Document, root: Root = None) -> str:
     """Text of ``root`` (default ``<body>``), one line per block, table cells space-separated.
 
     ``root`` may be a CSS selector, a node or several nodes; several roots are each read, a line
-    break between them. Script and style text is read like any other (remove them first).
+    break between them. Script and style text is read like any other, and so is ``<noscript>``
+    markup (one text node when parsed with scripting on, as here and in cheerio): remove them first.
     """
     text = SENTINEL.join(_marked_text(node) for node in _roots(as_document(doc), root))
     return js_trim(_LINE_BREAKS.sub("\n", _WS_RUN.sub(" ", text)))
