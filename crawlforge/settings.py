@@ -5,6 +5,8 @@ each response, then item pipelines turn it into structured data, markdown and a 
 Override any of these with ``-s NAME=VALUE`` or a spider's ``custom_settings``.
 """
 
+from crawlforge.extract.urls import TRACKING_PARAMS
+
 BOT_NAME = "crawlforge"
 
 SPIDER_MODULES = ["crawlforge.spiders"]
@@ -122,8 +124,10 @@ CRAWLFORGE_MARKDOWN_MAIN_CONTENT = True
 # Keep images and links in the markdown.
 CRAWLFORGE_MARKDOWN_IMAGES = True
 CRAWLFORGE_MARKDOWN_LINKS = True
-# Pages larger than this are converted without main-content scoring.
-CRAWLFORGE_MARKDOWN_MAX_BYTES = 8 * 1024 * 1024  # 8 MiB
+# Pages larger than this are converted whole, without main-content scoring (never skipped).
+CRAWLFORGE_MARKDOWN_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB
+# Query parameters dropped from links and image URLs (a trailing * matches a prefix).
+CRAWLFORGE_MARKDOWN_TRACKING_PARAMS = list(TRACKING_PARAMS)  # utm_*, gclid, fbclid, mc_cid, ...
 # Structured-data extractors ("module:Class"); empty: the built-in set.
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
 # Write the final crawl stats to this JSON file (empty: don't).

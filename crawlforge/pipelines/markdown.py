@@ -6,20 +6,22 @@ from itemadapter import ItemAdapter
 
 from crawlforge.extract.markdown import html_to_markdown
 
-
 SPIDER_ARGS = {"main_content": "main_content", "include_images": "images", "include_links": "links"}
 
 
 class MarkdownPipeline:
     def __init__(self, crawler):
         self.crawler = crawler
+        self.stats = crawler.stats
         settings = crawler.settings
+        self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
         self.options = {
             "main_content": settings.getbool("CRAWLFORGE_MARKDOWN_MAIN_CONTENT"),
             "include_images": settings.getbool("CRAWLFORGE_MARKDOWN_IMAGES"),
             "include_links": settings.getbool("CRAWLFORGE_MARKDOWN_LINKS"),
+            "max_bytes": self.max_bytes,
+            "tracking_params": tuple(settings.getlist("CRAWLFORGE_MARKDOWN_TRACKING_PARAMS")),
         }
-        self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -35,5 +37,7 @@ class MarkdownPipeline:
         for option, arg in SPIDER_ARGS.items():
             if (value := getattr(self.crawler.spider, arg, None)) is not None:
                 options[option] = str(value).lower() not in ("0", "false", "no")
+        if len(html) > self.max_bytes:
+            self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
         adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **options)
         return item
