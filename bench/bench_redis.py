@@ -1,8 +1,8 @@
 """One Redis worker versus two on the same local site, in one run: pages/s of each and the ratio.
 
-Starts redis-server and the fixture server (generated site) on 127.0.0.1, seeds the start page
-with `scrapy seed`, runs `scrapy crawl site` workers with every crawlforge pipeline, and times
-the crawl from the first page the server served to the last (worker start-up excluded).
+Starts redis-server and the fixture server (generated site) on 127.0.0.1, starts `scrapy crawl
+site` workers (every crawlforge pipeline on), seeds the start page with `scrapy seed` once all
+are up, and times the crawl from the first page the server served to the last.
 On a machine shared with other work the ratio is bounded by the CPU the workers get: the
 pages per CPU-second line shows what each worker does with what it gets.
 
@@ -57,20 +57,28 @@ def scrapy(*args: str, redis_url: str) -> list[str]:
     return [sys.executable, "-m", "scrapy", *args, "-s", f"CRAWLFORGE_REDIS_URL={redis_url}"]
 
 
+def wait_until_open(logs: list[Path]) -> None:
+    """Workers started, seeded only once every one is up: start-up is not part of the crawl."""
+    while not all(log.exists() and "Spider opened" in log.read_text() for log in logs):
+        time.sleep(0.2)
+
+
 def run_workers(count: int, server: TimedServer, redis_url: str, pages: int, concurrency: int,
                 workdir: Path) -> dict:
-    subprocess.run(scrapy("seed", "site", "--reset", server.url(f"/_gen/{pages}/0"), redis_url=redis_url),
-                   cwd=ROOT, check=True, capture_output=True)
-    server.access_log.clear()
+    subprocess.run(scrapy("seed", "site", "--reset", redis_url=redis_url), cwd=ROOT, check=True, capture_output=True)
     settings = {"AUTOTHROTTLE_ENABLED": "False", "CONCURRENT_REQUESTS": concurrency,
                 "CONCURRENT_REQUESTS_PER_DOMAIN": concurrency, "ROBOTSTXT_OBEY": "False",
-                "LOG_LEVEL": "WARNING", "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True",
-                "MAX_IDLE_TIME_BEFORE_CLOSE": 2}
-    workers, server_cpu = [], time.process_time()
+                "LOG_LEVEL": "INFO", "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": "True",
+                "MAX_IDLE_TIME_BEFORE_CLOSE": 3, "CRAWLFORGE_HEALTH_ENABLED": "False"}
+    workers, logs, server_cpu = [], [workdir / f"{count}-{n}.log" for n in range(count)], time.process_time()
     for n in range(count):
         command = scrapy("crawl", "site", "-o", str(workdir / f"{count}-{n}.jsonl"), redis_url=redis_url)
-        command += [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
-        workers.append(subprocess.Popen(command, cwd=ROOT, stderr=subprocess.DEVNULL))
+        command += [arg for name, value in {**settings, "LOG_FILE": logs[n]}.items() for arg in ("-s", f"{name}={value}")]
+        workers.append(subprocess.Popen(command, cwd=ROOT))
+    wait_until_open(logs)
+    server.access_log.clear()
+    subprocess.run(scrapy("seed", "site", server.url(f"/_gen/{pages}/0"), redis_url=redis_url),
+                   cwd=ROOT, check=True, capture_output=True)
     cpu = []
     for worker in workers:
         _, _, usage = os.wait4(worker.pid, 0)
