@@ -149,8 +149,9 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|content|text)|"
                          r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
-_LEAD = ", ".join(f"[class*={word}]" for word in (
-    "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract"))
+_LEAD = ", ".join([f"[class*={word}]" for word in (
+    "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract")]
+                  + ["[itemprop=description]"])
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
                      re.I)
@@ -203,10 +204,16 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
                if node.mem_id in sums and node.mem_id not in root_ids
                and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size))]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
-               if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150]
+               if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
+               and not _is_lead(node)]
     remove_outermost(doomed)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS)
                      if _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
+
+
+def _is_lead(node) -> bool:
+    """The page marks the node (or a node inside it) as the article's lead or summary."""
+    return node.css_first(_LEAD) is not None
 
 
 def _is_credit(node, size: int) -> bool:
