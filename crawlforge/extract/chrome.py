@@ -37,6 +37,21 @@ _POSITIVE_PREFIXES = ("article", "body", "content", "entry", "hentry", "main", "
 _WORD = re.compile(r"[a-z]+")
 
 
+BOILERPLATE_LINE = re.compile(
+    r"\W*(?:(?:mehr zum thema|mehr themen|lesen sie (?:auch|mehr)|auch interessant|das (?:thema )?könnte "
+    r"(?:sie|dich) auch interessieren|schon gelesen|zum weiterlesen|weitere (?:artikel|themen|beiträge)|"
+    r"verwandte (?:artikel|themen|beiträge)|ähnliche (?:artikel|beiträge)|related (?:articles|stories|posts|"
+    r"topics|content)|read (?:more|also|next)\b|see also|more on this|you (?:may|might) also like|"
+    r"recommended for you|lea también|lee también|te puede interesar|ver también|puedes ver|"
+    r"czytaj (?:też|także|również)|zobacz (?:też|także|również)|à lire aussi|lire aussi|leggi anche)|"
+    r"(?:subscribe (?:to|now)|sign up for|newsletter abonnieren|abonniere|suscr[ií]b|follow us|folgen sie uns|"
+    r"share this|teilen mit|möchten sie (?:den artikel teilen|weiterlesen|unseren newsletter)|"
+    r"keine kommentare|kommentare\b|kommentieren\b|leave a (?:comment|reply)|no comments|"
+    r"comments are closed|über den autor|about the author))", re.I)
+"""Beginnings of lines that title site chrome inside an article: related reading, newsletter and
+social prompts, comment boxes and author boxes (several languages)."""
+
+
 def hint_words(node) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words."""
     attrs = node.attributes

@@ -14,7 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.chrome import HEADINGS, hint_weight, prune, remove_outermost
+from crawlforge.extract.chrome import BOILERPLATE_LINE, HEADINGS, hint_weight, prune, remove_outermost
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
@@ -153,7 +153,8 @@ _LEAD = ", ".join([f"[class*={word}]" for word in (
     "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract")]
                   + ["[itemprop=description]"])
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
-                     r"foto(?:grafía|grafia)?|zdjęcie|crédito)\s*:)",
+                     r"foto(?:grafía|grafia)?|zdjęcie|crédito|quellen?|quellenangaben|sources?|fuente|"
+                     r"źródło|kontakt|pressekontakt)\s*:)",
                      re.I)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
@@ -206,9 +207,54 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
+    doomed += chrome_sections(nodes, blocks, sums)
     remove_outermost(doomed)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS)
                      if _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
+
+
+def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
+    """Sections that a short boilerplate line titles (`Related articles`, `Subscribe`, `Source:`).
+
+    The line goes with the widest box it opens, or, as a heading, with what follows it up to the
+    next heading, as long as that holds less than a third of the content.
+    """
+    root_ids = {root.mem_id: sums.get(root.mem_id, (0,))[0] / 3 for root in roots}
+    found = []
+    for node, size, _, _ in blocks.values():
+        if size >= 100 or node.mem_id not in sums or node.mem_id in root_ids:
+            continue
+        text = node.text(deep=True, strip=True)
+        if not BOILERPLATE_LINE.match(text):
+            continue
+        limit, box = _root_limit(node, root_ids), node
+        while box.parent is not None and box.parent.mem_id not in root_ids \
+                and sums.get(box.parent.mem_id, (limit + 1,))[0] <= limit \
+                and box.parent.text(deep=True, strip=True).startswith(text):
+            box = box.parent
+        found.append(box)
+        if box is node and node.tag in HEADINGS:
+            found += _section_after(node, limit, sums)
+    return found
+
+
+def _root_limit(node, root_ids: dict) -> float:
+    while node is not None and node.mem_id not in root_ids:
+        node = node.parent
+    return root_ids[node.mem_id] if node is not None else 0.0
+
+
+def _section_after(heading, limit: float, sums: dict) -> list:
+    """The siblings after a heading up to the next heading, when they hold under `limit` text."""
+    section, total, node = [], 0, heading.next
+    while node is not None and node.tag not in HEADINGS:
+        if node.is_element_node:
+            if node.css_first(_HEADING_TAGS) is not None:
+                break
+            section.append(node)
+            total += sums.get(node.mem_id, (0,))[0]
+        node = node.next
+    return section if total <= limit else []
 
 
 def _is_lead(node) -> bool:
@@ -217,8 +263,12 @@ def _is_lead(node) -> bool:
 
 
 def _is_credit(node, size: int) -> bool:
-    """A short line that credits a photo or names a source (`Foto: dpa`, `(Photo: AP)`, `©`)."""
-    return size < 120 and bool(_CREDIT.match(node.text(deep=True, strip=True)))
+    """A short line that credits a photo, names a source or titles a contact (`Foto: dpa`,
+    `(Photo: AP)`, `©`, `Quelle: dpa`, `Kontakt:`)."""
+    if size >= 120:
+        return False
+    text = node.text(deep=True, strip=True)
+    return len(text) < 120 and bool(_CREDIT.match(text))  # the block's own text is short, all of it too
 
 
 def _ends_its_block(heading) -> bool:
