@@ -26,6 +26,7 @@ def as_document(doc: Document) -> LexborHTMLParser:
     return LexborHTMLParser(doc, scripting=True)
 
 
-def node_text(node: LexborNode) -> str:
-    """cheerio ``.text()``: every descendant text node, script and style included."""
-    return node.text(deep=True, separator="", strip=False)
+def node_text(node: LexborNode | None) -> str:
+    """cheerio ``.text()``: every descendant text node, script and style included ("" for no node,
+    as cheerio's empty selection)."""
+    return node.text(deep=True, separator="", strip=False) if node is not None else ""

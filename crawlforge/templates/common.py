@@ -16,6 +16,7 @@ from urllib.parse import quote
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from crawlforge.extract.dom import node_text
 from crawlforge.extract.jsjson import loads
 from crawlforge.extract.jsutil import (  # noqa: F401  (re-exported for the template modules)
     JS_WHITESPACE,
@@ -101,11 +102,6 @@ def parse_html(html: str | bytes) -> LexborHTMLParser:
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
     return LexborHTMLParser(html)
-
-
-def node_text(node: LexborNode | None) -> str:
-    """cheerio ``.text()``: every descendant text node, script and style included."""
-    return node.text(deep=True, separator="", strip=False) if node is not None else ""
 
 
 def find_all(doc: Doc, selector: str) -> list[LexborNode]:
