@@ -3,7 +3,7 @@
 import math
 
 from crawlforge.extract.jsonpath import select_json_path
-from crawlforge.extract.jsutil import iso_from_ms, js_string, js_to_number, tidy
+from crawlforge.extract.jsutil import first_not_none, iso_from_ms, js_string, js_to_number, tidy
 
 
 def test_iso_from_ms_writes_to_iso_string_with_milliseconds():
@@ -40,3 +40,10 @@ def test_tidy_collapses_js_whitespace_only():
     assert tidy("\ufeff a \u3000 b\n") == "a b"
     assert tidy("a\x1fb") == "a\x1fb"  # U+001F is not JS whitespace
     assert tidy("   ") is None
+
+
+def test_first_not_none_keeps_falsy_values_as_js_nullish_coalescing():
+    assert first_not_none(None, 0, 7) == 0
+    assert first_not_none(None, "", "x") == ""
+    assert first_not_none(None, False) is False
+    assert first_not_none(None, None) is None

@@ -56,6 +56,11 @@ def first_truthy(*values):
     return values[-1] if values else None
 
 
+def first_not_none(*values):
+    """JS ``a ?? b ?? c``: unlike ``||``, a 0, "" or false is kept."""
+    return next((value for value in values if value is not None), None)
+
+
 def js_number_str(value: float) -> str:
     """``String(number)``: shortest round-trip digits laid out the JS way (``1e+21``, ``1e-7``)."""
     if isinstance(value, float) and math.isnan(value):

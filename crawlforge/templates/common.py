@@ -22,6 +22,7 @@ from crawlforge.extract.jsutil import (  # noqa: F401  (re-exported for the temp
     JS_WHITESPACE,
     NOT_WS,
     WS,
+    first_not_none,
     first_truthy,
     is_integer,
     is_number,

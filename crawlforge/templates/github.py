@@ -17,6 +17,7 @@ from .common import (
     attr,
     find_all,
     find_first,
+    first_not_none,
     is_number,
     js_trim,
     list_text,
@@ -41,10 +42,6 @@ def count(value) -> int | None:
         digits = js_trim(value.replace(",", ""))
         return int(digits) if re.fullmatch(r"[0-9]+", digits) else None
     return None
-
-
-def _first_not_none(*values):
-    return next((v for v in values if v is not None), None)
 
 
 def sidebar_about(doc: Doc) -> dict | None:
@@ -126,13 +123,13 @@ class GithubRepo(Template):
         return {
             "name": text(doc, 'strong[itemprop="name"] a') or text(doc, ".repository-content h1"),
             "description": description,
-            "stars": _first_not_none(
+            "stars": first_not_none(
                 count(payload.get("stargazerCount")), count(attr(doc, "#repo-stars-counter-star", "title"))
             ),
-            "forks": _first_not_none(
+            "forks": first_not_none(
                 count(payload.get("forksCount")), count(attr(doc, "#repo-network-counter", "title"))
             ),
-            "watchers": _first_not_none(
+            "watchers": first_not_none(
                 count(payload.get("watcherCount")), count(text(doc, ".octicon-eye + strong"))
             ),
             "language": text(doc, 'span[itemprop="programmingLanguage"]')

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Template, TemplateRejectedError
-from .common import epoch_to_iso, is_number, js_string, js_truthy, load_json, safe_href
+from .common import epoch_to_iso, first_not_none, is_number, js_string, js_truthy, load_json, safe_href
 
 ARCHIVE_URL = "https://arctic-shift.photon-reddit.com/api/posts/ids?ids="
 NOTE = (
@@ -19,10 +19,6 @@ _NAMED_SUBREDDIT = re.compile(r"reddit\.com\/r\/([^/]+)\/comments\/", re.I)
 
 def _number_or_none(value):
     return value if is_number(value) else None
-
-
-def _first_not_none(*values):
-    return next((v for v in values if v is not None), None)
 
 
 def _post(body, url: str) -> dict:
@@ -76,7 +72,7 @@ class RedditThread(Template):
             "url": f"https://www.reddit.com{permalink}" if js_truthy(permalink) else None,
             "flair": post.get("link_flair_text"),
             "over_18": js_truthy(post.get("over_18")),
-            "removed": _first_not_none(post.get("removed_by_category"), meta.get("removal_type")),
+            "removed": first_not_none(post.get("removed_by_category"), meta.get("removal_type")),
             "note": NOTE,
         }
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 
 from .base import Template, TemplateRejectedError
-from .common import epoch_to_iso, html_to_text, is_number, js_string, js_truthy, load_json, safe_url
+from .common import (
+    epoch_to_iso,
+    first_not_none,
+    html_to_text,
+    is_number,
+    js_string,
+    js_truthy,
+    load_json,
+    safe_url,
+)
 
 API_URL = "https://api.stackexchange.com/2.3/questions/{id}?site=stackoverflow&filter=!20aKG._8Oscv*6djs8Pgm"
 MAX_ANSWERS = 5
@@ -57,10 +66,6 @@ def _question(body, url: str) -> tuple[dict, dict]:
     return doc, items[0]
 
 
-def _first_not_none(*values):
-    return next((v for v in values if v is not None), None)
-
-
 class StackoverflowQuestion(Template):
     id = "stackoverflow-question"
     name = "Stack Overflow Question"
@@ -94,7 +99,7 @@ class StackoverflowQuestion(Template):
             "link": question.get("link") or None,
             "answered": js_truthy(question.get("is_answered")),
             "accepted_answer_id": question.get("accepted_answer_id"),
-            "answer_count": _first_not_none(question.get("answer_count"), len(answers)),
+            "answer_count": first_not_none(question.get("answer_count"), len(answers)),
             "answers": [_answer(a) for a in ranked_answers(answers)[:MAX_ANSWERS]],
             "quota_remaining": doc.get("quota_remaining"),
         }
