@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
+from .api import parse_json
 from .base import Template, TemplateRejectedError
-from .common import first_truthy, js_truthy, load_json, safe_href, safe_url
+from .common import first_truthy, js_truthy, safe_href, safe_url
 
 REGISTRY_HOST = "registry.npmjs.org"
 _PACKAGE_PATH = re.compile(r"^\/package\/((?:@[^/]+\/)?[^/]+)")
@@ -56,12 +57,12 @@ def _maintainers(value) -> list[str]:
 
 
 def _document(body, url: str) -> dict:
-    try:
-        doc = load_json(body)
-    except ValueError:
-        raise TemplateRejectedError(
+    doc = parse_json(
+        body,
+        TemplateRejectedError(
             f"Not an npm registry document: {url} did not return JSON. This template reads the npm registry API."
-        ) from None
+        ),
+    )
     doc = doc if isinstance(doc, dict) else {}
     if not isinstance(doc.get("name"), str):
         error = doc.get("error") if isinstance(doc.get("error"), str) else "no package document"

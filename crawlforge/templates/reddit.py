@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from .api import parse_json
 from .base import Template, TemplateRejectedError
-from .common import epoch_to_iso, first_not_none, is_number, js_string, js_truthy, load_json, safe_href
+from .common import epoch_to_iso, first_not_none, is_number, js_string, js_truthy, safe_href
 
 ARCHIVE_URL = "https://arctic-shift.photon-reddit.com/api/posts/ids?ids="
 NOTE = (
@@ -23,13 +24,13 @@ def _number_or_none(value):
 
 def _post(body, url: str) -> dict:
     """The archive's single post, or a rejection that says what came back instead."""
-    try:
-        doc = load_json(body)
-    except ValueError:
-        raise TemplateRejectedError(
+    doc = parse_json(
+        body,
+        TemplateRejectedError(
             f"Not an Arctic Shift document: {url} did not return JSON. "
             "This template reads the Arctic Shift archive, not reddit.com."
-        ) from None
+        ),
+    )
     doc = doc if isinstance(doc, dict) else {}
     if js_truthy(doc.get("error")):
         raise TemplateRejectedError(f"Arctic Shift error: {js_string(doc['error'])}")

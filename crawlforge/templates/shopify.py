@@ -11,6 +11,7 @@ import re
 
 from ada_url import URLSearchParams
 
+from .api import parse_json
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
     encode_uri_component,
@@ -24,7 +25,6 @@ from .common import (
     js_to_number,
     js_trim,
     js_truthy,
-    load_json,
     safe_url,
 )
 
@@ -155,12 +155,12 @@ class ShopifyProduct(Template):
         return parsed.href
 
     def extract_raw(self, body, url: str) -> dict:
-        try:
-            payload = load_json(body)
-        except ValueError:
-            raise TemplateRejectedError(
+        payload = parse_json(
+            body,
+            TemplateRejectedError(
                 f"Not a Shopify product endpoint: {url} did not return JSON. {STOREFRONTS_ONLY}"
-            ) from None
+            ),
+        )
         product = payload.get("product") if isinstance(payload, dict) else None
         if not isinstance(product, dict) or not isinstance(product.get("variants"), list):
             raise TemplateRejectedError(
@@ -243,12 +243,12 @@ class ShopifyCollection(Template):
         return f"{url}?{query}" if query.size else url
 
     def extract_list(self, body, url: str | None, params: dict | None = None) -> dict:
-        try:
-            payload = load_json(body)
-        except ValueError:
-            raise TemplateRejectedError(
+        payload = parse_json(
+            body,
+            TemplateRejectedError(
                 f"Not a Shopify collection endpoint: {url} did not return JSON. {STOREFRONTS_ONLY}"
-            ) from None
+            ),
+        )
         products = payload.get("products") if isinstance(payload, dict) else None
         if not isinstance(products, list):
             raise TemplateRejectedError(

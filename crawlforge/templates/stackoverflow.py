@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .api import parse_json
 from .base import Template, TemplateRejectedError
 from .common import (
     epoch_to_iso,
@@ -12,7 +13,6 @@ from .common import (
     is_number,
     js_string,
     js_truthy,
-    load_json,
     safe_url,
 )
 
@@ -49,12 +49,12 @@ def ranked_answers(answers: list) -> list[dict]:
 
 def _question(body, url: str) -> tuple[dict, dict]:
     """The API document and its first item, or a rejection naming what came back."""
-    try:
-        doc = load_json(body)
-    except ValueError:
-        raise TemplateRejectedError(
+    doc = parse_json(
+        body,
+        TemplateRejectedError(
             f"Not a Stack Exchange API document: {url} did not return JSON. This template reads the Stack Exchange API."
-        ) from None
+        ),
+    )
     doc = doc if isinstance(doc, dict) else {}
     if js_truthy(doc.get("error_id")):
         name = doc.get("error_name") or "unknown"
