@@ -11,7 +11,6 @@ SPIDER_ARGS = {"main_content": "main_content", "include_images": "images", "incl
 
 class MarkdownPipeline:
     def __init__(self, crawler):
-        self.crawler = crawler
         self.stats = crawler.stats
         settings = crawler.settings
         self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
@@ -22,6 +21,10 @@ class MarkdownPipeline:
             "max_bytes": self.max_bytes,
             "tracking_params": tuple(settings.getlist("CRAWLFORGE_MARKDOWN_TRACKING_PARAMS")),
         }
+        # spider arguments win over settings: -a main_content=0, -a images=0, -a links=0
+        for option, arg in SPIDER_ARGS.items():
+            if (value := getattr(crawler.spider, arg, None)) is not None:
+                self.options[option] = str(value).lower() not in ("0", "false", "no")
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -32,12 +35,7 @@ class MarkdownPipeline:
         html = adapter.get("html")
         if not html:
             return item
-        options = dict(self.options)
-        # spider arguments win over settings: -a main_content=0, -a images=0, -a links=0
-        for option, arg in SPIDER_ARGS.items():
-            if (value := getattr(self.crawler.spider, arg, None)) is not None:
-                options[option] = str(value).lower() not in ("0", "false", "no")
         if len(html) > self.max_bytes:
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
-        adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **options)
+        adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **self.options)
         return item
