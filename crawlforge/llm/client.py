@@ -21,7 +21,7 @@ class Completion:
 
 
 class Client:
-    """``Client(base_url, model, api_key=None, **options)``.
+    """Any OpenAI-compatible chat-completions server (vLLM, Ollama, OpenAI), through the openai SDK.
 
     Options: ``api_key_env`` (read the key from this environment variable when
     ``api_key`` is None); ``json_mode``: True (default) asks for a JSON object,
