@@ -115,6 +115,14 @@ def test_product_page_keeps_name_price_and_description():
     assert "Handgepflückt, gewaschen, sonnengetrocknet" in markdown
 
 
+def test_product_name_and_price_next_to_a_link_heavy_buy_box_are_kept():
+    markdown = html_to_markdown(page("ikea_gb_moeckelby_table_jsonld.html"),
+                                "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/")
+    assert "# MÖCKELBY Table, oak 235x100 cm\n\n£450" in markdown
+    assert "genuine wood feeling. The plank expression is enhanced" in markdown  # spans laid out as blocks
+    assert "Table top: Particleboard, Thick oak veneer" in markdown
+
+
 def test_product_price_inside_the_cart_form_is_kept():
     markdown = html_to_markdown(page("ebay_com_itm_302474151804_microdata.html"),
                                 "https://www.ebay.com/itm/302474151804")

@@ -180,8 +180,9 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     return sums
 
 
-def clean_conditionally(nodes: list, blocks: dict) -> None:
-    """Drops link lists, link-only lines and empty or chrome-named blocks inside the content."""
+def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
+    """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
+    never `keep` (a product's name heading) or a box holding it."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -208,9 +209,18 @@ def clean_conditionally(nodes: list, blocks: dict) -> None:
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
-    remove_outermost(doomed)
-    remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS)
-                     if _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
+    kept = _with_ancestors(keep)
+    remove_outermost(node for node in doomed if node.mem_id not in kept)
+    remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
+                     and _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
+
+
+def _with_ancestors(node) -> set:
+    ids = set()
+    while node is not None:
+        ids.add(node.mem_id)
+        node = node.parent
+    return ids
 
 
 def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
@@ -295,7 +305,7 @@ def main_content(tree: LexborHTMLParser) -> list:
         return [body]
     best = _capped(best, widen(best, blocks))
     if product:
-        return _cleaned([product_container(body, best)], blocks)
+        return _cleaned([product_container(body, best)], blocks, keep=body.css_first("h1"))
     nodes = with_siblings(best, best_score, scores)
     if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
         return _cleaned([body], blocks)  # no block stands out: keep the pruned page, not a scrap
@@ -348,11 +358,7 @@ def product_container(body, best):
     anchor = items[0] if len(items) == 1 else body.css_first("h1")
     if anchor is None:
         return best
-    ancestors, node = set(), anchor
-    while node is not None:
-        ancestors.add(node.mem_id)
-        node = node.parent
-    node = best
+    ancestors, node = _with_ancestors(anchor), best
     while node is not None and node.mem_id not in ancestors:
         node = node.parent
     return node if node is not None and node.tag != "html" else body
@@ -403,6 +409,6 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict) -> list:
-    clean_conditionally(nodes, blocks)
+def _cleaned(nodes: list, blocks: dict, keep=None) -> list:
+    clean_conditionally(nodes, blocks, keep)
     return nodes

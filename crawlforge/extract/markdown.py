@@ -53,6 +53,7 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
     tracking_params = tuple(tracking_params)
     for node in nodes:
         _unwrap_code_tables(node)
+        _separate_touching(node)
         _fix_links(node, base, include_links, tracking_params)
         if include_images:
             _fix_images(node, base, tracking_params)
@@ -131,6 +132,28 @@ def _unwrap_code_tables(root) -> None:
             if not pre.text(deep=True).replace("\n", "").strip().isdigit():  # not a gutter
                 table.insert_before(pre)
         table.decompose()
+
+
+def _separate_touching(root) -> None:
+    """A space between sibling elements whose words touch (`<span>feeling.</span><span>The</span>`).
+
+    Pages lay such runs out as blocks with CSS; converted inline, sentences and fields (name and
+    size, label and value) would run together. Code, sub- and superscripts keep their layout.
+    """
+    in_code = {node.mem_id for node in root.css("pre *, code *")}
+    touching = [node for node in root.css("*") if node.tag not in ("sub", "sup") and node.mem_id not in in_code
+                and node.prev is not None and node.prev.is_element_node and node.prev.tag not in ("sub", "sup")]
+    for node in touching:
+        before, after = node.prev.text(deep=True), node.text(deep=True)
+        if before and after and _touch(before[-1], after[0]):
+            node.insert_before(" ")
+
+
+def _touch(last: str, first: str) -> bool:
+    """End of one word and start of another: `feeling.|The`, `oak|235`, `MÖCKELBY|Table`."""
+    if last in ".!?:;" and first.isalnum():
+        return True
+    return last.isalpha() and (first.isupper() or first.isdigit()) or last.isdigit() and first.isupper()
 
 
 def _inside(node, ids: set) -> bool:
