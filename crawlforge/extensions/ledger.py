@@ -7,6 +7,12 @@ closes, it is written to the errors feed with the first specific reason a compon
 through ``crawlforge.signals.url_failed``, else ``http_error`` for an error status, else
 ``no_item``. Stats ``ledger/requested`` = ``ledger/items`` + ``ledger/errors``.
 
+When the frontier outlives this process (a shared Redis queue, or JOBDIR after a graceful
+stop), URLs still queued at the end, and redirect hops queued for any worker, are not this
+run's to settle: they are counted as ``ledger/handed_over`` and left out of ``requested``. With
+Redis a worker counts the URLs that reach its own downloader, since any worker may fetch what
+another queued.
+
 Settings: ``CRAWLFORGE_LEDGER_ENABLED``; ``CRAWLFORGE_ERRORS_FEED`` (any Scrapy feed URI; empty:
 ``errors.jsonl`` next to the first items feed, or none when there is no items feed). The errors
 feed is replaced or appended to as the items feed is (``-O`` / ``-o``).
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from itertools import count
@@ -31,6 +38,7 @@ from crawlforge.items import ErrorRecord
 
 logger = logging.getLogger(__name__)
 ID_KEY = "crawlforge_ledger_id"
+SHARED = "shared"  # the id of a request queued in a shared frontier, not counted yet
 ERRORS_FILE_NAME = "errors.jsonl"
 
 
@@ -81,9 +89,12 @@ class UrlLedger:
         self.crawler = crawler
         self.stats = crawler.stats
         self.feed_uri = feed_uri
-        self.pending: dict[int, Entry] = {}
-        self.by_url: dict[str, int] = {}
-        self.ids = count(1)
+        self.shared_frontier = bool(crawler.settings.get("CRAWLFORGE_REDIS_URL"))
+        self.pending: dict[str, Entry] = {}
+        self.by_url: dict[str, str] = {}
+        # ids travel in request.meta through a shared queue: this process's own prefix keeps
+        # another worker's ids from matching ours
+        self.ids = (f"{os.getpid()}-{id(self):x}-{n}" for n in count(1))
         self.items = 0
         self.unmatched: list[dict] = []
 
@@ -112,6 +123,13 @@ class UrlLedger:
         return self.pending.get(ledger_id)
 
     def request_scheduled(self, request):
+        if self.shared_frontier and self.entry_of(request) is None:
+            # any worker may fetch it: the one whose downloader it reaches counts it
+            request.meta.setdefault(ID_KEY, SHARED)
+            return
+        self.register(request)
+
+    def register(self, request):
         if entry := self.entry_of(request):
             entry.scheduled += 1  # a redirect hop or a retry of a URL already counted
         else:
@@ -137,6 +155,8 @@ class UrlLedger:
                                            f"{request.url} was already crawled"))
 
     def request_reached_downloader(self, request):
+        if ID_KEY in request.meta and self.entry_of(request) is None:
+            self.register(request)  # queued by another worker, or by a killed run (JOBDIR)
         if entry := self.entry_of(request):
             entry.in_flight = False
 
@@ -206,8 +226,21 @@ class UrlLedger:
         return error_fields(entry.url, "spider", "no_item",
                             "the response was handled but produced no item", status=entry.status)
 
+    def handed_over(self, entry: Entry, reason: str | None) -> bool:
+        """Still queued in a frontier that outlives this run (Redis, or JOBDIR after a
+        graceful stop): the run that fetches it settles it."""
+        if entry.error is not None:
+            return False
+        if self.shared_frontier:
+            return entry.in_flight or (entry.status is not None and 300 <= entry.status < 400)
+        return entry.in_flight and reason == "shutdown" and bool(self.crawler.settings.get("JOBDIR"))
+
     async def spider_closed(self, spider, reason=None):
-        records = [self.settle(entry) for entry in self.pending.values()]
+        handed_over = [e for e in self.pending.values() if self.handed_over(e, reason)]
+        if handed_over:
+            self.stats.set_value("ledger/handed_over", len(handed_over))
+            self.stats.inc_value("ledger/requested", -len(handed_over))
+        records = [self.settle(e) for e in self.pending.values() if not self.handed_over(e, reason)]
         for record in records:
             self.stats.inc_value(f"ledger/errors/{record['reason']}")
         self.stats.set_value("ledger/requested", self.stats.get_value("ledger/requested", 0))

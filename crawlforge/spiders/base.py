@@ -9,6 +9,7 @@ import scrapy
 from scrapy.http import Response, TextResponse
 
 from crawlforge import signals
+from crawlforge.incremental import apply_spider_args
 from crawlforge.items import Page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -66,6 +67,12 @@ class CrawlforgeSpider(scrapy.Spider):
         if not self.start_urls and not getattr(self, "allow_no_urls", False):
             raise ValueError(f"{self.name}: give -a url=URL or -a urls_file=FILE")
         self.documents_dir = documents_dir
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        apply_spider_args(spider, crawler.settings)  # -a since=, -a skip_unchanged=
+        return spider
 
     def fail(self, url: str, reason: str, detail: str, stage: str = "spider", **extra):
         """End ``url`` without an item: logged, counted, and written to the errors feed."""

@@ -8,7 +8,6 @@ from urllib.parse import urlparse
 import scrapy
 from scrapy.linkextractors import LinkExtractor
 
-from crawlforge.incremental import apply_spider_args
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
@@ -52,7 +51,6 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         settings = crawler.settings
         if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
             raise ValueError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
-        apply_spider_args(spider, settings)
         if spider.max_pages is None:
             spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
         if spider.max_depth is None:

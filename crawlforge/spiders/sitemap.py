@@ -12,7 +12,6 @@ from lxml.etree import XMLSyntaxError
 from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
-from crawlforge.incremental import apply_spider_args
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 
 XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
@@ -102,7 +101,6 @@ class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
         spider = super().from_crawler(crawler, *args, **kwargs)
         if not spider.start_urls and not crawler.settings.get("CRAWLFORGE_REDIS_URL"):
             raise ValueError("sitemap: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
-        apply_spider_args(spider, crawler.settings)
         return spider
 
     async def start(self):

@@ -24,6 +24,8 @@ from crawlforge.templates.jobs import Job
 REGISTRY = TemplateRegistry()
 JOB_SOURCES = {"greenhouse-jobs", "lever-postings", "ashby-jobs", "workable-jobs", "recruitee-offers",
                "teamtailor-jobs"}
+# What a connector's next page keeps of the request meta (a new URL: not the ledger id).
+PAGE_META = ("crawlforge_template", "crawlforge_render")
 # Shopify answers up to 250 products a page; asking for fewer only means more requests.
 DEFAULT_LIST_PARAMS = {"shopify-collection": {"limit": "250"}}
 
@@ -127,7 +129,8 @@ def list_items(template, response, params: dict | None):
     for entry in data.get("items", []):
         yield Job(**entry) if template.id in JOB_SOURCES else {"template": template.id, **entry}
     if data.get("items") and (next_url := next_page_url(response.url, data)):
-        yield response.request.replace(url=next_url)
+        yield scrapy.Request(next_url, callback=response.request.callback,
+                             meta={key: response.meta[key] for key in PAGE_META if key in response.meta})
 
 
 def spider_class(template) -> type[TemplateSpider]:
