@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from crawlforge.templates.common import (
+    as_document,
     attr,
     encode_uri_component,
     epoch_to_iso,
@@ -17,7 +18,6 @@ from crawlforge.templates.common import (
     js_truthy,
     list_attr,
     list_text,
-    parse_html,
     safe_href,
     text,
     tidy,
@@ -128,7 +128,7 @@ def test_js_to_number_nan():
 
 
 def test_dom_helpers_read_like_cheerio():
-    doc = parse_html((FIXTURES / "github-repo-hono.html").read_text(encoding="utf-8"))
+    doc = as_document((FIXTURES / "github-repo-hono.html").read_text(encoding="utf-8"))
     assert text(doc, 'strong[itemprop="name"] a') == "hono"
     assert text(doc, "#no-such-id") is None
     assert attr(doc, "#repo-stars-counter-star", "title") == "32,407"

@@ -16,7 +16,7 @@ from urllib.parse import quote
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from crawlforge.extract.dom import node_text
+from crawlforge.extract.dom import as_document, node_text  # noqa: F401  (re-exported for the template modules)
 from crawlforge.extract.jsjson import loads
 from crawlforge.extract.jsutil import (  # noqa: F401  (re-exported for the template modules)
     JS_WHITESPACE,
@@ -96,13 +96,6 @@ def encode_uri_component(value) -> str:
 # --- DOM (cheerio-like reads on selectolax/lexbor) ----------------------------------------
 
 Doc = LexborHTMLParser | LexborNode
-
-
-def parse_html(html: str | bytes) -> LexborHTMLParser:
-    """Browser-like HTML5 parse (html/head/body inserted), as cheerio's parse5."""
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", errors="replace")
-    return LexborHTMLParser(html)
 
 
 def find_all(doc: Doc, selector: str) -> list[LexborNode]:

@@ -7,7 +7,7 @@ import re
 from crawlforge.extract.embedded import extract_apollo_transport
 
 from .base import Template
-from .common import WS, attr, first_truthy, js_truthy, meta_content, parse_html, safe_href
+from .common import WS, as_document, attr, first_truthy, js_truthy, meta_content, safe_href
 
 _SITE_SUFFIX = re.compile(WS + r"*\|" + WS + r"*Product Hunt" + WS + "*$", re.I)
 _REF_PAIR = re.compile(r"([?&])ref=producthunt(?:&|$)")
@@ -62,7 +62,7 @@ class ProducthuntLaunch(Template):
         html = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
         product = _main_product(apollo_products(html))
         found = product or {}
-        doc = parse_html(html)
+        doc = as_document(html)
         og_title = meta_content(doc, 'meta[property="og:title"]')
         return {
             "name": first_truthy(found.get("name"), _SITE_SUFFIX.sub("", og_title or "", count=1), None),

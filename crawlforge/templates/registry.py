@@ -12,7 +12,7 @@ import re
 
 from .base import TemplateError, TemplateRejectedError
 from .catalog import TEMPLATES
-from .common import iso_now, parse_html, safe_url
+from .common import as_document, iso_now, safe_url
 
 
 def _get(template, key: str, default=None):
@@ -150,7 +150,7 @@ class TemplateRegistry:
             raise TemplateError(
                 f'Template "{template_id}" returns a list, not a single entity. Use runList() instead.'
             )
-        data = extract_raw(body, url) if callable(extract_raw) else extract(parse_html(body))
+        data = extract_raw(body, url) if callable(extract_raw) else extract(as_document(body))
         self._reject_empty(template_id, data)
         warnings_hook = _get(template, "warnings")
         warnings = warnings_hook(data, url) if callable(warnings_hook) else []
