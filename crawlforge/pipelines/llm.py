@@ -27,7 +27,8 @@ def load_schema(spec: str) -> type[BaseModel]:
 
 
 def json_mode_setting(value) -> bool | str:
-    """``schema`` for structured output, else a boolean as Scrapy reads one."""
+    """``schema`` for structured output; else 1/true/yes/on (any case) is JSON object mode and
+    anything else, a misspelt ``schema`` included, is off (unlike ``getbool``, it never raises)."""
     if str(value).strip().lower() == "schema":
         return "schema"
     return str(value).strip().lower() in ("1", "true", "yes", "on")
