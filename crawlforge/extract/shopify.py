@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.extractors.values import one_or_many
 from crawlforge.extract.jsjson import loads
 from crawlforge.extract.jsutil import first_truthy, js_string, js_to_fixed, js_truthy, safe_href, tidy
 
@@ -30,12 +31,6 @@ def _get(node, key):
     return node.get(key) if isinstance(node, dict) else None
 
 
-def _as_list(value):
-    if value is None:
-        return []
-    return value if isinstance(value, list) else [value]
-
-
 def _flatten(node, out):
     """JSON-LD nodes: lists expanded, each object kept, its @graph flattened too."""
     stack = [node]
@@ -51,7 +46,7 @@ def _flatten(node, out):
 
 
 def _is_type(node, name):
-    return any(js_string(kind).lower() == name for kind in _as_list(node.get("@type")))
+    return any(js_string(kind).lower() == name for kind in one_or_many(node.get("@type")))
 
 
 def _number(value):
@@ -100,9 +95,9 @@ def _any_known(values):
 def _offers(node):
     """A node's offers, an AggregateOffer's own list expanded."""
     offers = []
-    for offer in _as_list(node.get("offers")):
+    for offer in one_or_many(node.get("offers")):
         if isinstance(offer, dict) and _is_type(offer, "aggregateoffer") and js_truthy(offer.get("offers")):
-            offers.extend(_as_list(offer["offers"]))
+            offers.extend(one_or_many(offer["offers"]))
         else:
             offers.append(offer)
     return [offer for offer in offers if js_truthy(offer)]
@@ -115,7 +110,7 @@ def _offer_price(offer):
 
 def _images(image):
     urls = []
-    for item in _as_list(image):
+    for item in one_or_many(image):
         url = first_truthy(item.get("url"), item.get("contentUrl"), None) if isinstance(item, dict) else item
         url = safe_href(url) if isinstance(url, str) else None
         if url:
@@ -198,7 +193,7 @@ def shopify_product_from_jsonld(html, url):
             reason += (" — the product URL redirected to a collection page,"
                        " so the product handle no longer exists")
         return {"found": False, "reason": reason}
-    variant_nodes = [node for node in _as_list(product.get("hasVariant"))
+    variant_nodes = [node for node in one_or_many(product.get("hasVariant"))
                      if isinstance(node, dict) and _is_type(node, "product")]
     if variant_nodes:
         variants = [_variant_from_node(node) for node in variant_nodes]
@@ -211,7 +206,7 @@ def shopify_product_from_jsonld(html, url):
 
 def _option_names(varies_by):
     """`variesBy` entries ("https://schema.org/size") as option names ("size")."""
-    names = (js_string(entry).split("/")[-1].lower() for entry in _as_list(varies_by))
+    names = (js_string(entry).split("/")[-1].lower() for entry in one_or_many(varies_by))
     return [name for name in names if name]
 
 

@@ -68,7 +68,7 @@ def article_fields(node: dict) -> dict:
 
 
 def product_fields(node: dict, base_url: str) -> dict:
-    variants = [variant_fields(v) for v in _as_list(node.get("hasVariant")) if isinstance(v, dict)]
+    variants = [variant_fields(v) for v in values.one_or_many(node.get("hasVariant")) if isinstance(v, dict)]
     offers = _offers(node.get("offers"))
     if not variants and len(offers) > 1:
         variants = [offer_fields(o) for o in offers]
@@ -122,12 +122,12 @@ def offer_fields(offer: dict) -> dict:
 def _image(value, base_url: str) -> str | None:
     """The first image URL; microdata on an ``<img>`` with only a srcset resolves to
     the page URL itself, which is no image."""
-    urls = (values.absolute_url(v, base_url) for v in _as_list(value))
+    urls = (values.absolute_url(v, base_url) for v in values.one_or_many(value))
     return next((url for url in urls if url and url != base_url), None)
 
 
 def _offers(value) -> list:
-    return [o for o in _as_list(value) if isinstance(o, dict)]
+    return [o for o in values.one_or_many(value) if isinstance(o, dict)]
 
 
 def _category(value) -> str | None:
@@ -138,9 +138,3 @@ def _category(value) -> str | None:
 
 def _first(value):
     return value[0] if isinstance(value, list) and value else value
-
-
-def _as_list(value) -> list:
-    if value is None:
-        return []
-    return value if isinstance(value, list) else [value]

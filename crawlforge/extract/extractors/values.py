@@ -19,6 +19,13 @@ _AVAILABILITY = {
 _AVAILABILITY.update({"oos": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
 
 
+def one_or_many(value) -> list:
+    """A JSON-LD property holds one value or an array of them; this is always a list ([] if absent)."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
 def text(value) -> str | None:
     """A plain string from a scalar, the first item of a list, or a node's name."""
     if isinstance(value, list):
