@@ -27,6 +27,8 @@ _STRONG_PREFIXES = (
 )
 """Class/id word beginnings that mark chrome even next to a content word."""
 _STRONG_WORDS = frozenset({"ad", "ads", "adv"})
+_AD_PREFIXES = ("promo", "sponsor", "advert", "adsense", "adslot", "anzeige", "werbung", "reklama", "paywall")
+"""Strong words that may name a state of the content (`has-paywall`, `section--ads`) not a box."""
 _WEAK_WORDS = frozenset("""popup modal overlay signup login pagination pager navbar navigation nav
 menu masthead footer toolbar tags tagcloud taglist skip trending popular mostread teaser teasers
 reaction reactions dateline""".split())
@@ -104,13 +106,29 @@ def prune(tree: LexborHTMLParser) -> None:
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
 
 
+def _ads_only(node) -> bool:
+    """The node's only chrome words are about ads or a paywall."""
+    attrs = node.attributes
+    words = _WORD.findall(f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower())
+    return not any(word.startswith(_STRONG_PREFIXES) and not word.startswith(_AD_PREFIXES) or word in _WEAK_WORDS
+                   for word in words)
+
+
+def _holds_prose(node) -> bool:
+    """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
+    return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
+
+
 def _boilerplate(body, total: int) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
-    half of it for a chrome name, 30 % when the name also says content (`entry share`)."""
+    half of it for a chrome name, 30 % when the name also says content (`entry share`), and so
+    does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside)."""
     found, large = [], []
     for node in body.css("[class], [id]"):
         strong, weak, positive = hint_words(node)
         if not (strong or weak) or node.tag in HEADINGS:
+            continue
+        if strong and _ads_only(node) and _holds_prose(node):
             continue
         if strong:
             large.append((node, 0.3 if positive else 0.5))
