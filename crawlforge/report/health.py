@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crawlforge.report.fillrate import FillRates
+from crawlforge.templates.ats import ATS_TEMPLATES
 
 BASELINE_FORMAT = "crawlforge-health-baseline/1"
 
@@ -34,8 +35,7 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "stackoverflow-question": ("question_id", "title"),
     "npm-package": ("name", "version"),
     "nhtsa-vin": ("vin",),
-    **{source: JOB_REQUIRED for source in ("greenhouse-jobs", "lever-postings", "ashby-jobs",
-                                           "workable-jobs", "recruitee-offers", "teamtailor-jobs")},
+    **{template.id: JOB_REQUIRED for template in ATS_TEMPLATES},
 }
 
 

@@ -19,11 +19,11 @@ from w3lib.url import add_or_replace_parameter
 from crawlforge.items import Page
 from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
+from crawlforge.templates.ats import ATS_TEMPLATES
 from crawlforge.templates.jobs import Job
 
 REGISTRY = TemplateRegistry()
-JOB_SOURCES = {"greenhouse-jobs", "lever-postings", "ashby-jobs", "workable-jobs", "recruitee-offers",
-               "teamtailor-jobs"}
+JOB_SOURCES = frozenset(template.id for template in ATS_TEMPLATES)
 # What a connector's next page keeps of the request meta (a new URL: not the ledger id).
 PAGE_META = ("crawlforge_template", "crawlforge_render")
 # Shopify answers up to 250 products a page; asking for fewer only means more requests.
