@@ -46,7 +46,10 @@ BOILERPLATE_LINE = re.compile(
     r"topics|content)|read (?:more|also|next)\b|see also|more on this|you (?:may|might) also like|"
     r"recommended for you|lea también|lee también|te puede interesar|ver también|puedes ver|"
     r"czytaj (?:też|także|również)|zobacz (?:też|także|również)|à lire aussi|lire aussi|leggi anche)|"
-    r"(?:subscribe (?:to|now)|sign up for|newsletter abonnieren|abonniere|suscr[ií]b|follow us|folgen sie uns|"
+    r"(?:subscribe|sign up|newsletter abonnieren|abonniere|suscr[ií]b|follow (?:us|\w+(?: \w+)?) on|"
+    r"folgen sie uns|download (?:the|our)|for the latest (?:news|stories)|jetzt (?:anmelden|abonnieren|"
+    r"registrieren)|melde dich|unterstütze|support (?:us|our)|hazte|únete|if you (?:enjoyed|liked)|"
+    r"gefällt (?:dir|ihnen)|we want to hear|submit your|kennt ihr schon|kennen sie schon|"
     r"share this|teilen mit|möchten sie (?:den artikel teilen|weiterlesen|unseren newsletter)|"
     r"keine kommentare|kommentare\b|kommentieren\b|leave a (?:comment|reply)|no comments|"
     r"comments are closed|über den autor|about the author))", re.I)

@@ -232,7 +232,7 @@ def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
     root_ids = {root.mem_id: sums.get(root.mem_id, (0,))[0] / 3 for root in roots}
     found = []
     for node, size, _, _ in blocks.values():
-        if size >= 100 or node.mem_id not in sums or node.mem_id in root_ids:
+        if size >= 200 or node.mem_id not in sums or node.mem_id in root_ids:
             continue
         text = node.text(deep=True, strip=True)
         if not BOILERPLATE_LINE.match(text):
