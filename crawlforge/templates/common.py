@@ -1,10 +1,10 @@
 """Helpers shared by every template: JS-compatible strings, dates, URLs and DOM reads.
 
 The JS value semantics (whitespace, truthiness, ``String``/``Number``/``parseFloat``,
-``toISOString``, the href filter) live in ``crawlforge.extract.jsutil`` and are re-exported here;
-this module adds what only templates need: ``JSON.parse`` of a body, ``encodeURIComponent``, the
-WHATWG URL parser (ada-url) and DOM reads, which follow cheerio: ``.text()`` is all descendant
-text, script and style included.
+``toISOString``, the href filter) live in ``crawlforge.extract.jsutil``, and the page parse and
+cheerio's ``.text()`` in ``crawlforge.extract.dom`` (shared with the page helpers); both are
+re-exported here. This module adds what only templates need: ``JSON.parse`` of a body,
+``encodeURIComponent``, the WHATWG URL parser (ada-url) and cheerio-like selector reads.
 """
 
 from __future__ import annotations
