@@ -209,6 +209,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
+    doomed += excerpt_lists(nodes, blocks, sums)
     kept = _with_ancestors(keep)
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
@@ -237,7 +238,7 @@ def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
         text = node.text(deep=True, strip=True)
         if not BOILERPLATE_LINE.match(text):
             continue
-        limit, box = _root_limit(node, root_ids), node
+        limit, box = root_ids[_root_of(node, root_ids).mem_id], node
         while box.parent is not None and box.parent.mem_id not in root_ids \
                 and sums.get(box.parent.mem_id, (limit + 1,))[0] <= limit \
                 and box.parent.text(deep=True, strip=True).startswith(text):
@@ -248,10 +249,42 @@ def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
     return found
 
 
-def _root_limit(node, root_ids: dict) -> float:
-    while node is not None and node.mem_id not in root_ids:
+_EXCERPT_END = re.compile(r"(?:…|\.\.\.)\s*[\])]?$")
+
+
+def excerpt_lists(roots: list, blocks: dict, sums: dict) -> list:
+    """Boxes made mostly of cut-off excerpts (`... […]`): teasers of other posts.
+
+    Such a box may hold more text than the post itself, so only a box leaving a tenth of the
+    content behind is kept for that reason.
+    """
+    root_ids = {root.mem_id for root in roots}
+    excerpts = {}
+    for node, size, _, _ in blocks.values():
+        if size < 50 or node.mem_id not in sums or not _EXCERPT_END.search(node.text(deep=True, strip=True)):
+            continue
+        ancestor = node.parent
+        while ancestor is not None and ancestor.mem_id not in root_ids:
+            entry = excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])
+            entry[1] += 1
+            entry[2] += size
+            ancestor = ancestor.parent
+        if ancestor is not None:
+            excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])  # marks the root for the limit
+    found = []
+    for node, count, size in excerpts.values():
+        if node.mem_id in root_ids or count < 2 or size * 2 < sums[node.mem_id][0]:
+            continue
+        if sums[node.mem_id][0] < 0.9 * sums[_root_of(node, root_ids).mem_id][0]:
+            found.append(node)
+    return found
+
+
+def _root_of(node, root_ids):
+    """The content root holding `node` (a node counted in `sums` always has one)."""
+    while node.mem_id not in root_ids:
         node = node.parent
-    return root_ids[node.mem_id] if node is not None else 0.0
+    return node
 
 
 def _section_after(heading, limit: float, sums: dict) -> list:
