@@ -10,15 +10,18 @@ from scrapy.commands import ScrapyCommand
 from crawlforge.templates import TemplateRegistry
 
 
+def clip(text: str, width: int) -> str:
+    """At most ``width`` characters, an ellipsis marking a cut, so a table row stays one line."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def templates_table(summaries: list[dict]) -> str:
+    """Columns padded to their widest cell; optional parameters are marked ``?``."""
     rows = [("ID", "MODE", "DELAY", "PARAMS", "DESCRIPTION")]
     for summary in summaries:
         params = ", ".join(p["name"] + ("" if p.get("required") else "?") for p in summary.get("params", []))
-        params = params if len(params) <= 40 else params[:39] + "…"
         delay = f"{summary['crawl_delay_seconds']}s" if summary.get("crawl_delay_seconds") else ""
-        description = summary["description"] or ""
-        rows.append((summary["id"], summary["mode"], delay, params,
-                     description if len(description) <= 70 else description[:69] + "…"))
+        rows.append((summary["id"], summary["mode"], delay, clip(params, 40), clip(summary["description"] or "", 70)))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[4]]) for row in rows)
 
