@@ -79,6 +79,8 @@ _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=passwo
                       "input[name=q], input[name=s], input[name*=search], input[name*=mail]")
 """Fields of search, login, newsletter and comment forms; an add-to-cart form has none."""
 _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
+_FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
+_MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -105,6 +107,7 @@ def prune(tree: LexborHTMLParser) -> None:
                       "[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                       "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
+    doomed += captions(body)
     doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
 
@@ -120,6 +123,18 @@ def _ads_only(node) -> bool:
 def _holds_prose(node) -> bool:
     """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
     return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
+
+
+def captions(body) -> list:
+    """Text beside the picture of a `<figure>`: captions and credits (`figcaption` is already
+    gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay."""
+    found = []
+    for figure in body.css("figure"):
+        if figure.css_first("img, picture, video") is None or figure.css_first(_FIGURE_CONTENT) is not None:
+            continue
+        found += [node for node in figure.css("*") if node.mem_id != figure.mem_id
+                  and node.tag not in _MEDIA and node.css_first("img, picture, video") is None]
+    return found
 
 
 def _boilerplate(body, total: int) -> list:
