@@ -8,7 +8,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawlforge.templates import TemplateRegistry, retired_template
-from crawlforge.templates.registry import js_regex_literal
+from crawlforge.templates.registry import fetch_url, js_regex_literal
 
 
 def explain(url: str) -> tuple[str, bool]:
@@ -16,7 +16,7 @@ def explain(url: str) -> tuple[str, bool]:
     registry = TemplateRegistry()
     template = registry.detect(url)
     if template is not None:
-        fetch = template.resolve_url(url) if callable(getattr(template, "resolve_url", None)) else url
+        fetch = fetch_url(template, url)
         lines = [f"{template.id}: {template.name}",
                  f"  matched by {js_regex_literal(template.target_pattern)}"]
         if fetch != url:

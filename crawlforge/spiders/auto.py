@@ -6,7 +6,8 @@ from __future__ import annotations
 import scrapy
 
 from crawlforge.spiders.base import CrawlforgeSpider, is_html, page_item
-from crawlforge.spiders.templates import REGISTRY, run_template
+from crawlforge.spiders.templates import REGISTRY, render_meta, run_template
+from crawlforge.templates.registry import fetch_url
 
 
 class AutoSpider(CrawlforgeSpider):
@@ -15,12 +16,10 @@ class AutoSpider(CrawlforgeSpider):
     async def start(self):
         for url in self.start_urls:
             template = REGISTRY.detect(url)
-            resolve = getattr(template, "resolve_url", None)
-            fetch_url = resolve(url) if callable(resolve) else url
             meta = {"crawlforge_url": url, "crawlforge_template": template and template.id}
-            if template is not None and not callable(getattr(template, "extract", None)):
-                meta["crawlforge_render"] = False  # an API answer, read as served
-            yield scrapy.Request(fetch_url, callback=self.parse, meta=meta)
+            if template is not None:
+                meta.update(render_meta(template))
+            yield scrapy.Request(fetch_url(template, url), callback=self.parse, meta=meta)
 
     def parse(self, response):
         template_id = response.meta.get("crawlforge_template")

@@ -21,6 +21,7 @@ from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_typ
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
 from crawlforge.templates.jobs import Job
+from crawlforge.templates.registry import fetch_url
 
 REGISTRY = TemplateRegistry()
 JOB_SOURCES = frozenset(template.id for template in ATS_TEMPLATES)
@@ -42,6 +43,11 @@ def next_page_url(url: str, data: dict) -> str | None:
         skip = int(data.get("skip") or 0) + int(data["limit"])
         return add_or_replace_parameter(url, "skip", str(skip)) if skip <= MAX_SKIP else None
     return None
+
+
+def render_meta(template) -> dict:
+    """API answers (JSON, RSS) are read as served; only HTML templates may need a browser."""
+    return {} if callable(getattr(template, "extract", None)) else {"crawlforge_render": False}
 
 
 def spider_param(value):
@@ -83,15 +89,11 @@ class TemplateSpider(CrawlforgeSpider):
                                      f"(or the Scrapy setting of that name).")
         self.params["api_key"] = key
 
-    def fetch_url(self, url: str) -> str:
-        resolve = getattr(self.template, "resolve_url", None)
-        return resolve(url) if callable(resolve) else url
-
     async def start(self):
-        # API answers (JSON, RSS) are read as served; only HTML templates may need a browser
-        meta = {} if callable(getattr(self.template, "extract", None)) else {"crawlforge_render": False}
+        meta = render_meta(self.template)
         for url in self.start_urls:
-            yield scrapy.Request(self.fetch_url(url), callback=self.parse, meta={**meta, "crawlforge_url": url})
+            yield scrapy.Request(fetch_url(self.template, url), callback=self.parse,
+                                 meta={**meta, "crawlforge_url": url})
         if not self.start_urls:
             yield scrapy.Request(self.list_start_url, callback=self.parse, meta=meta)
 

@@ -52,6 +52,12 @@ def js_regex_literal(pattern: re.Pattern) -> str:
     return f"/{''.join(source)}/{flags}"
 
 
+def fetch_url(template, url: str) -> str:
+    """What to request for a page URL: the template's own endpoint when it names one."""
+    resolve = _get(template, "resolve_url")
+    return resolve(url) if callable(resolve) else url
+
+
 def _is_list_connector(template) -> bool:
     return callable(_get(template, "extract_list"))
 
