@@ -98,8 +98,8 @@ def prune(tree: LexborHTMLParser) -> None:
     total = len(body.text(deep=True, strip=True))  # a page-wide <form> (ASP.NET) is no chrome
     remove_outermost(form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None
                      and len(form.text(deep=True, strip=True)) < total / 2)
-    for noscript in body.css("noscript"):  # a <noscript> left open swallows the page: keep its text
-        if len(noscript.text(deep=True, strip=True)) > total / 2:
+    for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
+        if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
     tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
     doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
