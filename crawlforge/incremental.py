@@ -7,6 +7,8 @@ from __future__ import annotations
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
+from crawlforge.args import as_flag
+
 
 def apply_spider_args(spider, settings) -> None:
     """Spider arguments that are settings in disguise; called from a spider's ``from_crawler``,
@@ -14,7 +16,7 @@ def apply_spider_args(spider, settings) -> None:
     if since := getattr(spider, "since", None):
         settings.set("CRAWLFORGE_BASELINE", since, priority="spider")
     if (skip := getattr(spider, "skip_unchanged", None)) is not None:
-        settings.set("CRAWLFORGE_SKIP_UNCHANGED", str(skip).lower() in ("1", "true", "yes"), priority="spider")
+        settings.set("CRAWLFORGE_SKIP_UNCHANGED", as_flag(skip, "skip_unchanged"), priority="spider")
 
 
 class SkipUnchangedPipeline:

@@ -8,6 +8,7 @@ from urllib.parse import urlparse
 import scrapy
 from scrapy.linkextractors import LinkExtractor
 
+from crawlforge.args import as_flag
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
@@ -39,7 +40,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         self.lastmod_after = lastmod_after
         self.max_pages = None if max_pages is None else int(max_pages)
         self.max_depth = None if max_depth is None else int(max_depth)
-        self.follow = str(follow).lower() not in ("0", "false", "no")
+        self.follow = as_flag(follow, "follow")
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
         # LinkExtractor's allow_domains compares host:port, so hosts are checked in on_site()
         self.link_extractor = LinkExtractor(allow=[re.compile(allow)] if allow else (), unique=True)
