@@ -205,7 +205,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
                 doomed.append(node)  # readability's bars; many commas mean prose
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
-               and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size))]
+               and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size)
+                    or size < 80 and is_dateline(node.text(deep=True, strip=True)))]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
@@ -299,6 +300,29 @@ def _section_after(heading, limit: float, sums: dict) -> list:
             total += sums.get(node.mem_id, (0,))[0]
         node = node.next
     return section if total <= limit else []
+
+
+_DATE_WORDS = frozenset("""am on at um uhr le el the den de del of a à von by und and
+erstellt aktualisiert veröffentlicht publiziert stand datum date published updated posted modified last
+publicado actualizado publié mis jour pubblicato aggiornato opublikowano
+jan feb mär mar apr mai may jun jul aug sep sept okt oct nov dez dec januar februar märz april juni juli
+august september oktober november dezember january february march june july october december
+janvier février mars avril juin juillet août septembre octobre novembre décembre enero febrero marzo
+abril mayo junio julio agosto septiembre octubre noviembre diciembre
+montag dienstag mittwoch donnerstag freitag samstag sonntag monday tuesday wednesday thursday friday
+saturday sunday lunes martes miércoles jueves viernes sábado domingo""".split())
+_TOKEN = re.compile(r"[^\W\d_]+|\d+")
+_DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\b\d{1,2}:\d{2}\b|"
+                   r"\d{1,2}\.?\s+[^\W\d_]{3,}\.?,?\s+\d{4}|[^\W\d_]{3,}\.?\s+\d{1,2},?\s+\d{4}")
+
+
+def is_dateline(text: str) -> bool:
+    """A line that is only a date or time, with the words that announce one (`Erstellt am
+    Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`)."""
+    text = text.lower()
+    if not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()-–"):
+        return False
+    return all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text))
 
 
 def _is_lead(node) -> bool:
