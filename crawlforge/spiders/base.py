@@ -74,6 +74,14 @@ class CrawlforgeSpider(scrapy.Spider):
         apply_spider_args(spider, crawler.settings)  # -a since=, -a skip_unchanged=
         return spider
 
+    def page_or_failure(self, response):
+        """The page item of an HTML response; anything else ends its URL as not_html."""
+        if is_html(response):
+            return page_item(response)
+        self.fail(response.url, "not_html", f"served as {content_type(response) or 'no type'}, not HTML",
+                  status=response.status)
+        return None
+
     def fail(self, url: str, reason: str, detail: str, stage: str = "spider", **extra):
         """End ``url`` without an item: logged, counted, and written to the errors feed."""
         self.logger.warning("No item for %s: %s", url, detail)

@@ -9,7 +9,7 @@ import scrapy
 from scrapy.linkextractors import LinkExtractor
 
 from crawlforge.args import as_flag
-from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.spiders.base import CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
 SITEMAP_MODES = ("never", "also", "only")
@@ -83,13 +83,13 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
                              crawlforge_follow=self.sitemap != "only")
 
     def parse(self, response):
-        depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
-        if not is_html(response):
-            self.fail(response.url, "not_html", f"served as {content_type(response) or 'no type'}, not HTML",
-                      status=response.status)
+        item = self.page_or_failure(response)
+        if item is None:
             return
-        yield page_item(response)
-        if not response.meta.get("crawlforge_follow", self.follow) or (self.max_depth is not None and depth >= self.max_depth):
+        yield item
+        depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
+        too_deep = self.max_depth is not None and depth >= self.max_depth
+        if too_deep or not response.meta.get("crawlforge_follow", self.follow):
             return
         for link in self.link_extractor.extract_links(response):
             if self.on_site(link.url, response.url) and (request := self.schedule(link.url)):

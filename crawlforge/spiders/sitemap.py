@@ -12,7 +12,7 @@ from lxml.etree import XMLSyntaxError
 from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
-from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.spiders.base import CrawlforgeSpider
 
 XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
 
@@ -114,8 +114,5 @@ class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
         return self.sitemap_discovery_request(url)
 
     def parse(self, response):
-        if not is_html(response):
-            self.fail(response.url, "not_html", f"served as {content_type(response) or 'no type'}, not HTML",
-                      status=response.status)
-            return
-        yield page_item(response)
+        if item := self.page_or_failure(response):
+            yield item
