@@ -52,9 +52,14 @@ BOILERPLATE_LINE = re.compile(
     r"gefällt (?:dir|ihnen)|we want to hear|submit your|kennt ihr schon|kennen sie schon|"
     r"share this|teilen mit|möchten sie (?:den artikel teilen|weiterlesen|unseren newsletter)|"
     r"keine kommentare|kommentare\b|kommentieren\b|leave a (?:comment|reply)|no comments|"
-    r"comments are closed|über den autor|about the author))", re.I)
+    r"comments are closed|über den autor|about the author)|"
+    r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
+    r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.I)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
-social prompts, comment boxes and author boxes (several languages)."""
+social prompts, comment and author boxes, rights notices, tables of contents (several languages)."""
+AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)\s*(?:$|[-:,.*)])",
+                      re.I)
+"""A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
 
 
 def hint_words(node) -> tuple[bool, bool, bool]:

@@ -14,7 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.chrome import BOILERPLATE_LINE, HEADINGS, hint_weight, prune, remove_outermost
+from crawlforge.extract.chrome import AD_LABEL, BOILERPLATE_LINE, HEADINGS, hint_weight, prune, remove_outermost
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
@@ -155,7 +155,8 @@ _LEAD = ", ".join([f"[class*={word}]" for word in (
                   + ["[itemprop=description]"])
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito|quellen?|quellenangaben|sources?|fuente|"
-                     r"źródło|kontakt|pressekontakt)\s*:)",
+                     r"źródło|kontakt|pressekontakt|titelbild|beitragsbild|abbildung(?:\s*\d+)?|"
+                     r"crédits? photos?)\s*:)",
                      re.I)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
@@ -331,12 +332,12 @@ def _is_lead(node) -> bool:
 
 
 def _is_credit(node, size: int) -> bool:
-    """A short line that credits a photo, names a source or titles a contact (`Foto: dpa`,
-    `(Photo: AP)`, `©`, `Quelle: dpa`, `Kontakt:`)."""
+    """A short line that credits a photo, names a source, titles a contact or labels an ad
+    (`Foto: dpa`, `(Photo: AP)`, `©`, `Quelle: dpa`, `Kontakt:`, `Anzeige`)."""
     if size >= 120:
         return False
     text = node.text(deep=True, strip=True)
-    return len(text) < 120 and bool(_CREDIT.match(text))  # the block's own text is short, all of it too
+    return len(text) < 120 and bool(_CREDIT.match(text) or AD_LABEL.match(text))  # the block's own text is short, all of it too
 
 
 def _ends_its_block(heading) -> bool:
