@@ -53,10 +53,16 @@ BOILERPLATE_LINE = re.compile(
     r"share this|teilen mit|möchten sie (?:den artikel teilen|weiterlesen|unseren newsletter)|"
     r"keine kommentare|kommentare\b|kommentieren\b|leave a (?:comment|reply)|no comments|"
     r"comments are closed|über den autor|about the author)|"
+    r"(?:weitere (?:informationen|infos)\s*(?::|unter\b|$)|weitere aktuelle (?:artikel|themen|beiträge)|"
+    r"entdecke (?:weitere|mehr)|discover more|explore more|zurück zu|back to|nächster artikel|"
+    r"vorheriger artikel|next (?:article|post)|previous (?:article|post)|vorschau auf den nächsten|"
+    r"sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)|you are not logged in|"
+    r"to (?:view|read) the full (?:story|article)|gefällt mir|like this:)|"
     r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
     r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.I)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
-social prompts, comment and author boxes, rights notices, tables of contents (several languages)."""
+social prompts, comment and author boxes, further-information and back/next links, login and
+paywall notes, rights notices, tables of contents (several languages)."""
 AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)\s*(?:$|[-:,.*)])",
                       re.I)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
