@@ -79,3 +79,12 @@ values = st.recursive(
 @given(st.dictionaries(keys, values, max_size=5), st.text())
 def test_any_plain_frontmatter_round_trips(frontmatter, markdown):
     assert parse_document(render_document(frontmatter, markdown)) == (frontmatter, markdown)
+
+
+def test_render_document_caps_a_frontmatter_past_max_bytes():
+    frontmatter = {"url": "https://example.com/", "embedded_state": {"blob": "x" * 5000}, "meta": {"title": "T"}}
+    capped, _ = parse_document(render_document(frontmatter, "text", max_bytes=1000))
+    assert capped["frontmatter_dropped"] == ["embedded_state"]
+    assert capped["meta"] == {"title": "T"}
+    whole, _ = parse_document(render_document(frontmatter, "text"))
+    assert whole["embedded_state"]["blob"] == "x" * 5000

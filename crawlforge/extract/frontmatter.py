@@ -49,8 +49,13 @@ def plain(value):
     return str(value)
 
 
-def render_document(frontmatter: dict, markdown: str) -> str:
-    return f"{FENCE}\n{dump_yaml(frontmatter)}{FENCE}\n\n{markdown}"
+def render_document(frontmatter: dict, markdown: str, max_bytes: int | None = None) -> str:
+    """The document; with ``max_bytes``, a frontmatter past it loses its largest sections
+    (``cap_frontmatter``). The YAML is dumped once unless it has to be capped."""
+    text = dump_yaml(frontmatter)
+    if max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        text = dump_yaml(cap_frontmatter(frontmatter, max_bytes))
+    return f"{FENCE}\n{text}{FENCE}\n\n{markdown}"
 
 
 def parse_document(text: str) -> tuple[dict, str]:

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.frontmatter import cap_frontmatter, render_document
+from crawlforge.extract.frontmatter import render_document
 
 
 def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dict:
@@ -43,6 +43,6 @@ class FrontmatterPipeline:
         adapter = ItemAdapter(item)
         if "document" not in adapter.field_names():
             return item  # list entries (jobs, collection products) are records, not documents
-        frontmatter = cap_frontmatter(build_frontmatter(adapter, self.include_embedded_state), self.max_bytes)
-        adapter["document"] = render_document(frontmatter, adapter.get("markdown") or "")
+        frontmatter = build_frontmatter(adapter, self.include_embedded_state)
+        adapter["document"] = render_document(frontmatter, adapter.get("markdown") or "", self.max_bytes)
         return item
