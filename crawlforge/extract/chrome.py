@@ -58,11 +58,14 @@ BOILERPLATE_LINE = re.compile(
     r"vorheriger artikel|next (?:article|post)|previous (?:article|post)|vorschau auf den nächsten|"
     r"sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)|you are not logged in|"
     r"to (?:view|read) the full (?:story|article)|gefällt mir|like this:)|"
+    r"(?:this entry was posted|dieser (?:eintrag|beitrag|artikel|text) wurde|der beitrag wurde|posted in\b|"
+    r"filed under|veröffentlicht in\b|kategorien?\s*:|categor(?:y|ies)\s*:|tags?\s*:|schlagw(?:örter|orte)\s*:|"
+    r"stichworte\s*:)|"
     r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
     r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.I)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
 social prompts, comment and author boxes, further-information and back/next links, login and
-paywall notes, rights notices, tables of contents (several languages)."""
+paywall notes, post metadata (categories, tags), rights notices, tables of contents (several languages)."""
 AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)\s*(?:$|[-:,.*)])",
                       re.I)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
