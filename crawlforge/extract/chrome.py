@@ -42,10 +42,12 @@ _WORD = re.compile(r"[a-z]+")
 BOILERPLATE_LINE = re.compile(
     r"\W*(?:(?:mehr zum thema|mehr themen|lesen sie (?:auch|mehr)|auch interessant|das (?:thema )?könnte "
     r"(?:sie|dich) auch interessieren|schon gelesen|zum weiterlesen|weitere (?:artikel|themen|beiträge)|"
-    r"verwandte (?:artikel|themen|beiträge)|ähnliche (?:artikel|beiträge)|related (?:articles|stories|posts|"
+    r"verwandte (?:artikel|themen|beiträge)|ähnliche (?:artikel|beiträge)|"
+    r"related (?:articles|stories|posts|"
     r"topics|content)|read (?:more|also|next)\b|see also|more on this|you (?:may|might) also like|"
     r"recommended for you|lea también|lee también|te puede interesar|ver también|puedes ver|"
-    r"czytaj (?:też|także|również)|zobacz (?:też|także|również)|à lire aussi|lire aussi|leggi anche)|"
+    r"czytaj (?:też|także|również)|zobacz (?:też|także|również)|"
+    r"à lire aussi|lire aussi|leggi anche)|"
     r"(?:subscribe|sign up|newsletter abonnieren|abonniere|suscr[ií]b|follow (?:us|\w+(?: \w+)?) on|"
     r"folgen sie uns|download (?:the|our)|for the latest (?:news|stories)|jetzt (?:anmelden|abonnieren|"
     r"registrieren)|melde dich|unterstütze|support (?:us|our)|hazte|únete|if you (?:enjoyed|liked)|"
@@ -59,15 +61,15 @@ BOILERPLATE_LINE = re.compile(
     r"sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)|you are not logged in|"
     r"to (?:view|read) the full (?:story|article)|gefällt mir|like this:)|"
     r"(?:this entry was posted|dieser (?:eintrag|beitrag|artikel|text) wurde|der beitrag wurde|posted in\b|"
-    r"filed under|veröffentlicht in\b|kategorien?\s*:|categor(?:y|ies)\s*:|tags?\s*:|schlagw(?:örter|orte)\s*:|"
-    r"stichworte\s*:)|"
+    r"filed under|veröffentlicht in\b|kategorien?\s*:|categor(?:y|ies)\s*:|tags?\s*:|"
+    r"schlagw(?:örter|orte)\s*:|stichworte\s*:)|"
     r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
-    r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.I)
+    r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.IGNORECASE)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
 social prompts, comment and author boxes, further-information and back/next links, login and
 paywall notes, post metadata (categories, tags), rights notices, tables of contents (several languages)."""
-AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)\s*(?:$|[-:,.*)])",
-                      re.I)
+AD_LABEL = re.compile(
+    r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)\s*(?:$|[-:,.*)])", re.IGNORECASE)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
 
 
@@ -130,8 +132,8 @@ def _ads_only(node) -> bool:
     """The node's only chrome words are about ads or a paywall."""
     attrs = node.attributes
     words = _WORD.findall(f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower())
-    return not any(word.startswith(_STRONG_PREFIXES) and not word.startswith(_AD_PREFIXES) or word in _WEAK_WORDS
-                   for word in words)
+    return not any(word in _WEAK_WORDS
+                   or word.startswith(_STRONG_PREFIXES) and not word.startswith(_AD_PREFIXES) for word in words)
 
 
 def _holds_prose(node) -> bool:

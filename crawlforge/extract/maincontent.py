@@ -14,7 +14,8 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.chrome import AD_LABEL, BOILERPLATE_LINE, HEADINGS, hint_weight, prune, remove_outermost
+from crawlforge.extract.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, hint_weight, prune,
+                                       remove_outermost)
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
@@ -157,7 +158,7 @@ _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito|quellen?|quellenangaben|sources?|fuente|"
                      r"źródło|kontakt|pressekontakt|titelbild|beitragsbild|abbildung(?:\s*\d+)?|"
                      r"crédits? photos?)\s*:)",
-                     re.I)
+                     re.IGNORECASE)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
 
@@ -313,7 +314,8 @@ abril mayo junio julio agosto septiembre octubre noviembre diciembre
 montag dienstag mittwoch donnerstag freitag samstag sonntag monday tuesday wednesday thursday friday
 saturday sunday lunes martes miércoles jueves viernes sábado domingo""".split())
 _TOKEN = re.compile(r"[^\W\d_]+|\d+")
-_DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|\b\d{1,2}:\d{2}\b|"
+_DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|"
+                   r"\b\d{1,2}:\d{2}\b|"
                    r"\d{1,2}\.?\s+[^\W\d_]{3,}\.?,?\s+\d{4}|[^\W\d_]{3,}\.?\s+\d{1,2},?\s+\d{4}")
 
 
@@ -337,7 +339,8 @@ def _is_credit(node, size: int) -> bool:
     if size >= 120:
         return False
     text = node.text(deep=True, strip=True)
-    return len(text) < 120 and bool(_CREDIT.match(text) or AD_LABEL.match(text))  # the block's own text is short, all of it too
+    # the block's own text is short, and all of it too
+    return len(text) < 120 and bool(_CREDIT.match(text) or AD_LABEL.match(text))
 
 
 def _ends_its_block(heading) -> bool:

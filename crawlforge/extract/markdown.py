@@ -20,6 +20,7 @@ MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+_SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy", "src")
 
 
@@ -141,8 +142,8 @@ def _separate_touching(root) -> None:
     size, label and value) would run together. Code, sub- and superscripts keep their layout.
     """
     in_code = {node.mem_id for node in root.css("pre *, code *")}
-    touching = [node for node in root.css("*") if node.tag not in ("sub", "sup") and node.mem_id not in in_code
-                and node.prev is not None and node.prev.is_element_node and node.prev.tag not in ("sub", "sup")]
+    touching = [node for node in root.css("*") if node.tag not in _SCRIPTS and node.mem_id not in in_code
+                and node.prev is not None and node.prev.is_element_node and node.prev.tag not in _SCRIPTS]
     for node in touching:
         before, after = node.prev.text(deep=True), node.text(deep=True)
         if before and after and _touch(before[-1], after[0]):
