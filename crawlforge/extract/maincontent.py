@@ -215,9 +215,10 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
     doomed += chrome_sections(nodes, blocks, sums)
     doomed += excerpt_lists(nodes, blocks, sums)
     kept = _with_ancestors(keep)
+    boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
-                     and _ends_its_block(node) and len(node.text(deep=True, strip=True)) < 100)
+                     and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
 
 
 def _with_ancestors(node) -> set:
@@ -343,9 +344,19 @@ def _is_credit(node, size: int) -> bool:
     return len(text) < 120 and bool(_CREDIT.match(text) or AD_LABEL.match(text))
 
 
-def _ends_its_block(heading) -> bool:
-    """A heading with nothing after it titled a block that was removed (`Related articles`)."""
-    node = heading.next
+def _heading_box(heading):
+    """The outermost box holding nothing but the heading: page builders wrap each heading in
+    boxes of its own. Taken before cleaning, whose removals would leave a section's box bare."""
+    box, text = heading, heading.text(deep=True, strip=True)
+    while box.parent is not None and box.parent.tag not in ("body", "html") \
+            and box.parent.text(deep=True, strip=True) == text:
+        box = box.parent
+    return box
+
+
+def _nothing_after(node) -> bool:
+    """Nothing follows the heading's box: it titled a block that was removed (`Related articles`)."""
+    node = node.next
     while node is not None:
         if node.is_element_node or (node.text_content or "").strip():
             return False
