@@ -63,13 +63,19 @@ BOILERPLATE_LINE = re.compile(
     r"(?:this entry was posted|dieser (?:eintrag|beitrag|artikel|text) wurde|der beitrag wurde|posted in\b|"
     r"filed under|veröffentlicht in\b|kategorien?\s*:|categor(?:y|ies)\s*:|tags?\s*:|"
     r"schlagw(?:örter|orte)\s*:|stichworte\s*:)|"
+    r"(?:wir respektieren (?:deine|ihre) privatsphäre|externer inhalt|"
+    r"empfohlener (?:redaktioneller )?inhalt|"
+    r"klicken sie auf (?:den|die) (?:unteren )?(?:button|schaltfläche)|mit (?:dem )?klick auf|"
+    r"this content is (?:hosted|provided)|to view this content|you need to accept|"
+    r"wir benötigen ihre zustimmung)|"
     r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
     r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.IGNORECASE)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
 social prompts, comment and author boxes, further-information and back/next links, login and
-paywall notes, post metadata (categories, tags), rights notices, tables of contents (several languages)."""
-AD_LABEL = re.compile(
-    r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)\s*(?:$|[-:,.*)])", re.IGNORECASE)
+paywall notes, post metadata (categories, tags), consent placeholders of embeds, rights notices,
+tables of contents (several languages)."""
+AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)"
+                      r"\s*(?:$|[-:,.*)])", re.IGNORECASE)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
 
 
@@ -132,8 +138,8 @@ def _ads_only(node) -> bool:
     """The node's only chrome words are about ads or a paywall."""
     attrs = node.attributes
     words = _WORD.findall(f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower())
-    return not any(word in _WEAK_WORDS
-                   or word.startswith(_STRONG_PREFIXES) and not word.startswith(_AD_PREFIXES) for word in words)
+    return not any(word in _WEAK_WORDS or word.startswith(_STRONG_PREFIXES)
+                   and not word.startswith(_AD_PREFIXES) for word in words)
 
 
 def _holds_prose(node) -> bool:
