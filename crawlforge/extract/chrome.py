@@ -130,6 +130,8 @@ def prune(tree: LexborHTMLParser) -> None:
                       "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += captions(body)
+    doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
+               if len(node.text(deep=True, strip=True)) < 50]
     doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
     remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
 
