@@ -77,6 +77,11 @@ tables of contents (several languages)."""
 AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)"
                       r"\s*(?:$|[-:,.*)])", re.IGNORECASE)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
+UI_LINE = re.compile(
+    r"\W*(?:(?:drucken|drukuj|print|imprimir|imprimer|stampa|teilen|share|tweet|twittern|e-?mail|mail|merken|"
+    r"favorisieren|kopieren|herunterladen|download|speichern|save|whatsapp|facebook|twitter|linkedin|pinterest|"
+    r"xing|telegram|flipboard|reddit|pocket|compartir|partager|condividi|udostępnij)\W*)+", re.IGNORECASE)
+"""A line of nothing but control and share-button words (`Teilen Twittern E-Mail`, `Drucken`)."""
 
 
 def hint_words(node) -> tuple[bool, bool, bool]:

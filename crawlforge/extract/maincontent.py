@@ -14,7 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, hint_weight, prune,
+from crawlforge.extract.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
                                        remove_outermost)
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -208,7 +208,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
                and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size)
-                    or size < 80 and is_dateline(node.text(deep=True, strip=True)))]
+                    or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
@@ -327,6 +327,11 @@ def is_dateline(text: str) -> bool:
     if not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()-–"):
         return False
     return all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text))
+
+
+def _is_bare_line(text: str) -> bool:
+    """A date line or a line of button words: nothing a reader reads."""
+    return is_dateline(text) or UI_LINE.fullmatch(text) is not None
 
 
 def _is_lead(node) -> bool:
