@@ -145,3 +145,32 @@ def test_links_and_images_can_be_left_out(v8_markdown):
     assert "](" in v8_markdown
     assert "](" not in bare and "![" not in bare
     assert "standalone Wasm" in bare
+
+
+def test_lead_marked_as_the_items_description_is_kept():
+    markdown = html_to_markdown(page("ahlen.de.reparaturcafe.html"), "https://www.ahlen.de/start/aktuelles/aktuelle/"
+                                "information/nachricht/aus-ahlen/reparaturcafe-am-31-januar/")
+    assert markdown.startswith("Jede Menge Spaß bereitet es den ehrenamtlichen Experten im Reparaturcafé")
+    assert "Das Projekt ist eine Kooperationsveranstaltung" in markdown
+    assert "Internetredaktion Stadt Ahlen" not in markdown
+
+
+def test_post_that_only_a_noscript_holds_is_kept():
+    markdown = html_to_markdown(page("security.googleblog.com.protection.html"),
+                                "https://security.googleblog.com/2020/05/enhanced-safe-browsing-protection-now.html")
+    assert "This protocol is designed so that Google cannot" in markdown
+    assert "insights from Google on security and safety on the Internet" not in markdown
+
+
+def test_list_of_cut_off_excerpts_is_dropped():
+    markdown = html_to_markdown(page("novalanalove.com.ear-candy.html"), "https://novalanalove.com/ear-candy/")
+    assert "Wir haben unsere liebsten Ear cuffs für euch rausgesucht" in markdown
+    assert "Jetzt heißt es schnell sein:" not in markdown
+    assert "[…]" not in markdown
+
+
+def test_section_titled_by_a_read_also_line_is_dropped():
+    markdown = html_to_markdown(page("aerobuzz.de-bremen.html"),
+                                "https://aerobuzz.de/militar/cae-bildet-kuenftig-luftwaffen-piloten-in-bremen-aus/")
+    assert "Bremen am Flughafen ein neues Trainingszentrum" in markdown
+    assert "Schon gelesen?" not in markdown
