@@ -144,7 +144,12 @@ def prune(tree: LexborHTMLParser) -> None:
 def _ads_only(node) -> bool:
     """The node's only chrome words are about ads or a paywall."""
     attrs = node.attributes
-    words = _WORD.findall(f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower())
+    return _ads_only_words(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+
+
+@lru_cache(maxsize=8192)
+def _ads_only_words(hint: str) -> bool:
+    words = _WORD.findall(hint.lower())
     return not any(word in _WEAK_WORDS or word.startswith(_STRONG_PREFIXES)
                    and not word.startswith(_AD_PREFIXES) for word in words)
 
