@@ -152,7 +152,8 @@ _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|co
                          r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
 _LEAD = ", ".join([f"[class*={word}]" for word in (
     "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract",
-    "chapo", "chapeau", "bajada", "entradilla", "sumario", "sommario", "resumo", "lede", "teaser-text")]
+    "chapo", "chapeau", "bajada", "entradilla", "sumario", "sommario", "resumo", "lede", "teaser-text",
+    "hero-text", "hero__text")]
                   + ["[itemprop=description]"])
 _CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
                      r"foto(?:grafía|grafia)?|zdjęcie|crédito|quellen?|quellenangaben|sources?|fuente|"
