@@ -20,14 +20,14 @@ from crawlforge.report.html import render  # noqa: E402
 from crawlforge.report.summary import summarise  # noqa: E402
 from crawlforge.templates import TemplateRegistry  # noqa: E402
 
-FIXTURES = ROOT / "fixtures" / "health"
+FIXTURES = ROOT / "fixtures"
 
 
 def real_items() -> list[dict]:
     registry = TemplateRegistry()
-    lever = registry.run_list("lever-postings", (FIXTURES / "lever-postings.json").read_text(),
+    lever = registry.run_list("lever-postings", (FIXTURES / "connectors" / "ats" / "lever-postings.json").read_text(),
                               url="https://api.lever.co/v0/postings/leverdemo?mode=json")["data"]["items"]
-    repo = registry.run("github-repo", (FIXTURES / "github-repo-hono.html").read_text(),
+    repo = registry.run("github-repo", (FIXTURES / "templates" / "github-repo-hono.html").read_text(),
                         "https://github.com/honojs/hono")["data"]
     pages = [{"url": "https://github.com/honojs/hono", "status": 200, "fetched_at": "2026-11-30T00:00:00+00:00",
               "template": "github-repo", "template_data": repo}]

@@ -49,8 +49,8 @@ def test_js_page_is_empty_without_rendering(make_server, crawl):
 
 def test_auto_renders_only_the_pages_that_need_it(make_server, crawl, tmp_path):
     server = make_server(FIXTURES)
-    pages = ["browser/v8_dev_blog_standalone_wasm_code.html", "browser/synthetic_js_article.html",
-             "browser/empty-shell.html", "browser/cloudflare_just_a_moment_oswegony_org.html",
+    pages = ["demo/articles/v8_dev_blog_standalone_wasm_code.html", "browser/synthetic_js_article.html",
+             "botwall/upstream/empty-shell.html", "botwall/cloudflare_just_a_moment_oswegony_org.html",
              "browser/synthetic_js_polling.html"]
     urls = tmp_path / "urls.txt"
     urls.write_text("".join(server.url(page) + "\n" for page in pages))
@@ -87,7 +87,7 @@ def test_auto_renders_only_the_pages_that_need_it(make_server, crawl, tmp_path):
 def test_blocked_resource_types_are_not_requested_and_wait_for_times_out(make_server, crawl, tmp_path):
     server = make_server(FIXTURES)
     urls = tmp_path / "urls.txt"
-    urls.write_text(server.url("browser/synthetic_resources.html") + "\n" + server.url("browser/empty-shell.html"))
+    urls.write_text(server.url("browser/synthetic_resources.html") + "\n" + server.url("botwall/upstream/empty-shell.html"))
     result = crawl("site", args={"urls_file": urls, "render": "always", "wait_for": "h1", **ONE_PAGE},
                    settings={"CRAWLFORGE_RENDER_TIMEOUT": "3", "RETRY_TIMES": "0"})
     [item] = result.items

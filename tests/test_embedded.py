@@ -31,7 +31,7 @@ def wrap(script):
 # --- real pages: fixtures/embedded (copied from shared/fixtures/real/jsstate) ---------------
 
 def test_next_data_script_on_economist():
-    result = read("nextjs_pages_next_data_economist_com.html")
+    result = read("../demo/apps/nextjs_pages_next_data_economist_com.html")
     next_data = result["data"]["next_data"]
     assert next_data["buildId"] == "DIgoXwvW0RFLUlhcFNzan"
     assert next_data["page"] == "/content"
@@ -94,7 +94,7 @@ def test_nuxt2_iife_with_statements_is_reported_not_guessed_on_cointelegraph():
 
 
 def test_nuxt3_devalue_payload_decoded_on_omr():
-    result = read("nuxt3_nuxt_data_omr_com.html")
+    result = read("../demo/apps/nuxt3_nuxt_data_omr_com.html")
     nuxt_data = result["data"]["nuxt_data"]
     assert list(nuxt_data) == ["data", "state", "_errors", "serverRendered", "path"]
     assert nuxt_data["data"]["$XthxcSZgkJ"]["article"]["title"].startswith("Jetzt auch noch Cowboyboots")
@@ -196,7 +196,7 @@ def test_inertia_script_and_attribute_carriers():
 # --- each Shopify form -----------------------------------------------------------------------
 
 def test_shopify_analytics_meta_on_allbirds():
-    result = read("allbirds-product.html")
+    result = read("../structured/embedded-state/allbirds-product.html")
     meta = result["data"]["shopify"]["meta"]
     assert meta["currency"] == "USD"
     assert meta["product"]["vendor"] == "Allbirds"
@@ -208,13 +208,13 @@ def test_shopify_analytics_meta_on_allbirds():
 
 
 def test_shopify_data_product_json_on_kyomo():
-    shopify = read("shopify-kyomo-data-product-json.html")["data"]["shopify"]
+    shopify = read("../structured/embedded-state/shopify-kyomo-data-product-json.html")["data"]["shopify"]
     assert shopify["meta"]["product"]["variants"][0]["price"] == 21700
     assert shopify["product_json"][0]["product"]["handle"] == "emerald-gold-with-black-leather"
 
 
 def test_shopify_product_json_id_on_nativecos():
-    shopify = read("shopify-nativecos-product-json-id.html")["data"]["shopify"]
+    shopify = read("../structured/embedded-state/shopify-nativecos-product-json-id.html")["data"]["shopify"]
     assert shopify["meta"]["currency"] == "USD"
     assert shopify["product_json"][0]["handle"] == "clean-hair-trio"
 
@@ -222,8 +222,8 @@ def test_shopify_product_json_id_on_nativecos():
 @pytest.mark.parametrize(
     ("name", "vendor", "prices"),
     [
-        ("shopify_happycoffee_de_sidamo.html", "Happy Coffee", [2790, 2790, 1790, 1690]),
-        ("shopify_mediamarkt_pt_microondas_panasonic.html", "Panasonic", [10900]),
+        ("../demo/products/shopify_happycoffee_de_sidamo.html", "Happy Coffee", [2790, 2790, 1790, 1690]),
+        ("../structured/product/shopify_mediamarkt_pt_microondas_panasonic.html", "Panasonic", [10900]),
     ],
 )
 def test_shopify_var_meta_on_real_storefronts(name, vendor, prices):

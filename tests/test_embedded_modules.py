@@ -16,6 +16,7 @@ from crawlforge.extract.framework_data import decode_nuxt_data, read_sveltekit_d
 from crawlforge.extract.jsjson import byte_size, dumps, js_key_order
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "embedded"
+STATE = FIXTURES.parent / "structured" / "embedded-state"  # shared captures live there
 
 
 # --- flight -------------------------------------------------------------------------------
@@ -167,7 +168,7 @@ def test_carriers_named_in_capitals_pass_the_substring_gates():
     script = (FIXTURES / "inertia-laracasts-script.html").read_text(encoding="utf-8")
     upper = read_inertia_page(script.replace("data-page", "Data-PAGE").replace("application/json", "Application/JSON"))
     assert upper["value"]["component"] == read_inertia_page(script)["value"]["component"]
-    kyomo = (FIXTURES / "shopify-kyomo-data-product-json.html").read_text(encoding="utf-8")
+    kyomo = (STATE / "shopify-kyomo-data-product-json.html").read_text(encoding="utf-8")
     assert read_shopify(kyomo.replace("application/json", "APPLICATION/JSON")) == read_shopify(kyomo)
     svelte = (FIXTURES / "svelte-dev-home.html").read_text(encoding="utf-8")
     assert read_sveltekit_data(svelte.replace("__sveltekit_", "__SvelteKit_")) == read_sveltekit_data(svelte)
@@ -181,7 +182,7 @@ def test_shopify_meta_unreadable_literal_is_a_warning():
 
 
 def test_json_attributes_on_allbirds_carry_tag_and_size():
-    attributes = read_json_attributes((FIXTURES / "allbirds-product.html").read_text(encoding="utf-8"))
+    attributes = read_json_attributes((STATE / "allbirds-product.html").read_text(encoding="utf-8"))
     assert [(a["tag"], a["attribute"], a["id"]) for a in attributes] == [
         ("div", "data-product-object", None), ("div", "data-colorway-variants", None)]
     assert attributes[0]["data"]["handle"] == "mens-cruiser-medium-grey"

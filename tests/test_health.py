@@ -31,13 +31,13 @@ def template_page(template_id: str, name: str, url: str) -> dict:
 
 
 def collection_items() -> list[dict]:
-    data = REGISTRY.run_list("shopify-collection", fixture("deathwishcoffee-collection.json"),
+    data = REGISTRY.run_list("shopify-collection", fixture("../templates/shopify/deathwishcoffee-collection.json"),
                              url="https://www.deathwishcoffee.com/collections/all/products.json")["data"]
     return [{"template": "shopify-collection", **entry} for entry in data["items"]]
 
 
 def lever_jobs() -> list[dict]:
-    data = REGISTRY.run_list("lever-postings", fixture("lever-postings.json"),
+    data = REGISTRY.run_list("lever-postings", fixture("../connectors/ats/lever-postings.json"),
                              url="https://api.lever.co/v0/postings/leverdemo?mode=json")["data"]
     return [Job(**entry).model_dump() for entry in data["items"]]
 
@@ -47,7 +47,7 @@ def test_filled_follows_the_empty_record_guard():
 
 
 def test_a_template_page_is_judged_on_its_template_data():
-    page = template_page("github-repo", "github-repo-hono.html", "https://github.com/honojs/hono")
+    page = template_page("github-repo", "../templates/github-repo-hono.html", "https://github.com/honojs/hono")
     group, fields = item_fields(page)
     assert group == "github-repo"
     assert fields["name"] and fields["stars"]
@@ -89,8 +89,8 @@ def test_stats_and_feed_give_the_same_fill_rates():
 def test_required_fields_name_fields_the_templates_fill_on_real_captures():
     assert set(REQUIRED_FIELDS) <= {t.id for t in TEMPLATES}
     items = (collection_items() + lever_jobs()
-             + [template_page("github-repo", "github-repo-hono.html", "https://github.com/honojs/hono"),
-                template_page("stackoverflow-question", "stackoverflow-question.json",
+             + [template_page("github-repo", "../templates/github-repo-hono.html", "https://github.com/honojs/hono"),
+                template_page("stackoverflow-question", "../templates/stackoverflow-question.json",
                               "https://stackoverflow.com/questions/11227809")])
     rates = FillRates.from_items(items)
     assert set(rates.groups) == {"shopify-collection", "lever-postings", "github-repo", "stackoverflow-question"}

@@ -7,7 +7,7 @@ import sys
 
 from conftest import FIXTURES, ROOT
 
-COLLECTION = FIXTURES / "health" / "deathwishcoffee-collection.json"
+COLLECTION = FIXTURES / "templates" / "shopify" / "deathwishcoffee-collection.json"
 
 
 def serve_collection(make_server, folder, drop_field=None):

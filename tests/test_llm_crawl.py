@@ -57,7 +57,7 @@ def _crawl_settings(replay, **extra):
 
 def _urls_file(tmp_path, server) -> str:
     urls = tmp_path / "urls.txt"
-    urls.write_text(f"{server.url('llm/pages/' + IKEA)}\n{server.url('llm/pages/' + HAPPYCOFFEE)}\n")
+    urls.write_text(f"{server.url('demo/products/' + IKEA)}\n{server.url('demo/products/' + HAPPYCOFFEE)}\n")
     return str(urls)
 
 
@@ -82,7 +82,7 @@ def test_crawl_fills_llm_data_keeps_partial_items_and_counts_stats(crawl, fixtur
 
 
 def test_crawl_with_self_correction_recovers_the_bad_item(crawl, fixture_server, replay):
-    url = fixture_server.url("llm/pages/" + IKEA)
+    url = fixture_server.url("demo/products/" + IKEA)
     result = crawl("site", args={"url": url, "follow": "0"},
                    settings=_crawl_settings(replay, CRAWLFORGE_LLM_SELF_CORRECT="True"))
     item = result.items[0]
@@ -91,7 +91,7 @@ def test_crawl_with_self_correction_recovers_the_bad_item(crawl, fixture_server,
 
 
 def test_unreachable_model_server_is_recorded_on_the_item_not_a_crash(crawl, fixture_server, replay):
-    url = fixture_server.url("llm/pages/" + HAPPYCOFFEE)
+    url = fixture_server.url("demo/products/" + HAPPYCOFFEE)
     replay.stop()  # nothing listens there any more
     result = crawl("site", args={"url": url, "follow": "0"},
                    settings=_crawl_settings(replay, CRAWLFORGE_LLM_MAX_RETRIES="0"))

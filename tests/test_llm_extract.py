@@ -22,7 +22,7 @@ PAGES = {
 
 def page_markdown(name: str) -> str:
     file, url = PAGES[name]
-    html = (LLM / "pages" / file).read_bytes().decode("utf-8")
+    html = (LLM.parent / "demo" / "products" / file).read_bytes().decode("utf-8")
     return html_to_markdown(html, url, main_content=False, include_images=False, include_links=False)
 
 

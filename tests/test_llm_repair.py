@@ -1,7 +1,7 @@
 """Repair and partial recovery on a corpus of malformed model answers (fixtures/llm/synthetic_*).
 
 The answers are hand-written in the shapes models are known to produce; their values are
-the products listed on the real IKEA page in fixtures/llm/pages/ (see PROVENANCE.md)."""
+the products listed on the real IKEA page in fixtures/demo/products/ (see PROVENANCE.md)."""
 
 from pathlib import Path
 

@@ -30,13 +30,13 @@ def pre_texts(html: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def v8_markdown():
-    return html_to_markdown(page("v8_dev_blog_standalone_wasm_code.html"),
+    return html_to_markdown(page("../demo/articles/v8_dev_blog_standalone_wasm_code.html"),
                             "https://v8.dev/blog/emscripten-standalone-wasm")
 
 
 def test_every_code_block_is_fenced_byte_exact(v8_markdown):
     blocks = [code for _, code in fenced_blocks(v8_markdown)]
-    assert blocks == pre_texts(page("v8_dev_blog_standalone_wasm_code.html"))
+    assert blocks == pre_texts(page("../demo/articles/v8_dev_blog_standalone_wasm_code.html"))
     assert len(blocks) == 10
 
 
@@ -88,7 +88,7 @@ def test_nested_list_stays_nested(leasing_markdown):
 
 
 def test_wikipedia_infobox_is_a_two_column_table_with_absolute_links():
-    markdown = html_to_markdown(page("wikipedia_en_mozilla_tables_lists.html"),
+    markdown = html_to_markdown(page("../demo/articles/wikipedia_en_mozilla_tables_lists.html"),
                                 "https://en.wikipedia.org/wiki/Mozilla")
     assert "| Industry | [Open-source software](https://en.wikipedia.org/wiki/Open-source_software) |" \
         in markdown
@@ -109,14 +109,14 @@ def test_blog_post_keeps_the_article_and_drops_comments_and_footer():
 
 
 def test_product_page_keeps_name_price_and_description():
-    markdown = html_to_markdown(page("shopify_happycoffee_de_sidamo.html"),
+    markdown = html_to_markdown(page("../demo/products/shopify_happycoffee_de_sidamo.html"),
                                 "https://de.happycoffee.org/products/happy-coffee-sidamo-bio-kaffeebohnen")
     assert markdown.startswith("# Happy Coffee SIDAMO Bio Bohnen\n\n€27.90 inkl. MwSt.")
     assert "Handgepflückt, gewaschen, sonnengetrocknet" in markdown
 
 
 def test_product_name_and_price_next_to_a_link_heavy_buy_box_are_kept():
-    markdown = html_to_markdown(page("ikea_gb_moeckelby_table_jsonld.html"),
+    markdown = html_to_markdown(page("../demo/products/ikea_gb_moeckelby_table_jsonld.html"),
                                 "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/")
     assert "# MÖCKELBY Table, oak 235x100 cm\n\n£450" in markdown
     assert "genuine wood feeling. The plank expression is enhanced" in markdown  # spans laid out as blocks
@@ -124,7 +124,7 @@ def test_product_name_and_price_next_to_a_link_heavy_buy_box_are_kept():
 
 
 def test_product_price_inside_the_cart_form_is_kept():
-    markdown = html_to_markdown(page("ebay_com_itm_302474151804_microdata.html"),
+    markdown = html_to_markdown(page("../structured/product/ebay_com_itm_302474151804_microdata.html"),
                                 "https://www.ebay.com/itm/302474151804")
     assert "Halloween Zombie Scars Tattoos Fake Blood Scab Scar Wound Costume Make-Up Kit UK" in markdown
     assert "\nGBP 1.99\n" in markdown
@@ -139,7 +139,7 @@ def test_whole_page_mode_keeps_navigation_that_main_content_drops():
 
 
 def test_links_and_images_can_be_left_out(v8_markdown):
-    html = page("v8_dev_blog_standalone_wasm_code.html")
+    html = page("../demo/articles/v8_dev_blog_standalone_wasm_code.html")
     bare = html_to_markdown(html, "https://v8.dev/blog/emscripten-standalone-wasm",
                             include_links=False, include_images=False)
     assert "](" in v8_markdown

@@ -6,6 +6,7 @@ from pathlib import Path
 from crawlforge.extract.shopify import shopify_product_from_jsonld
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "embedded"
+STRUCTURED = FIXTURES.parent / "structured"  # shared captures live there
 GYMSHARK = (FIXTURES / "gymshark-productgroup.json").read_text(encoding="utf-8")
 WEBPAGE = {"@context": "https://schema.org", "@type": "WebPage", "name": "A page"}
 
@@ -71,12 +72,12 @@ def test_aggregate_offer_inside_graph_with_thousands_separators():
 
 
 def test_real_product_pages_with_json_ld():
-    ikea = (FIXTURES / "ikea_gb_moeckelby_table_jsonld.html").read_text(encoding="utf-8")
+    ikea = (FIXTURES.parent / "demo" / "products" / "ikea_gb_moeckelby_table_jsonld.html").read_text(encoding="utf-8")
     data = shopify_product_from_jsonld(ikea, "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/")["data"]
     assert (data["title"], data["vendor"], data["price"], data["currency"]) == (
         "MÖCKELBY Table - oak 235x100 cm", "IKEA", "450.00", "GBP")
     assert data["handle"] is None
-    zalando = (FIXTURES / "zalando_ie_versace_jeans_jsonld.html").read_text(encoding="utf-8")
+    zalando = (STRUCTURED / "product" / "zalando_ie_versace_jeans_jsonld.html").read_text(encoding="utf-8")
     data = shopify_product_from_jsonld(zalando, "https://www.zalando.ie/x.html")["data"]
     assert (data["vendor"], data["price"], data["currency"], len(data["variants"])) == (
         "Versace Jeans Couture", "344.00", "EUR", 8)
@@ -96,10 +97,10 @@ def test_pages_without_a_product_say_why():
 def test_captured_json_ld_pages_aggregate_offer_malformed_block_and_non_products():
     url = "https://www.apple.com/shop/buy-mac/macbook-air"
     for name in ("apple-macbook-air.html", "malformed-block.html"):
-        data = shopify_product_from_jsonld((FIXTURES / name).read_text(encoding="utf-8"), url)["data"]
+        data = shopify_product_from_jsonld((STRUCTURED / "json-ld" / name).read_text(encoding="utf-8"), url)["data"]
         assert (data["title"], data["price"], data["price_max"], data["currency"]) == (
             "MacBook Air", "1299.00", "3719.00", "USD")
         assert data["url"] == url
     for name in ("propertyfinder-buy.html", "ticketmaster-concerts.html"):
-        assert shopify_product_from_jsonld((FIXTURES / name).read_text(encoding="utf-8"), url) == {
+        assert shopify_product_from_jsonld((STRUCTURED / "json-ld" / name).read_text(encoding="utf-8"), url) == {
             "found": False, "reason": f"{url} carries no schema.org Product JSON-LD"}

@@ -42,9 +42,9 @@ def test_urls_file_and_documents_dir(fixture_server, crawl, tmp_path):
 
 def test_broken_pages_never_stop_the_crawl(fixture_server, crawl, tmp_path):
     urls = [
-        fixture_server.url("/faults/malformed-block.html"),  # invalid JSON-LD, no body text
+        fixture_server.url("/structured/json-ld/malformed-block.html"),  # invalid JSON-LD, no body text
         fixture_server.url("/_status/200/"),  # empty body
-        fixture_server.url("/_headers/Content-Type=text%2Fhtml/faults/binary_gzip_sitemap.xml.gz"),
+        fixture_server.url("/_headers/Content-Type=text%2Fhtml/sitemaps/sitemap_sitemaps_org.xml.gz"),
         fixture_server.url("/demo/news/blog.python.org.html"),
     ]
     urls_file = tmp_path / "urls.txt"

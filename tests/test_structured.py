@@ -126,7 +126,7 @@ def test_allbirds_meta_literal_in_a_comment_is_not_a_warning():
 
 
 def test_gymshark_product_group_has_variants():
-    block = (FIXTURES / "shopify" / "gymshark-productgroup.json").read_text(encoding="utf-8")
+    block = (FIXTURES.parent / "embedded" / "gymshark-productgroup.json").read_text(encoding="utf-8")
     html = f'<html><head><script type="application/ld+json">{block}</script></head></html>'
     data = extract_structured_data(html, "https://www.gymshark.com/products/gymshark-arrival-5-shorts-black-ss22")
     product = data.structured_data

@@ -266,7 +266,7 @@ def test_npm_rejections(body, message):
 def test_youtube_condensed_capture_without_microdata_is_rejected_as_empty():
     # The capture keeps only the state scripts; the template reads microdata and OpenGraph tags.
     with pytest.raises(TemplateRejectedError, match="every field came back empty"):
-        REGISTRY.run("youtube-video", fixture("embedded-state/youtube-watch.html"), "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+        REGISTRY.run("youtube-video", fixture("../embedded/youtube-watch.html"), "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
 
 
 @pytest.mark.parametrize(
@@ -285,7 +285,7 @@ def test_youtube_resolve_url(url, resolved):
 # --- amazon-product ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["blocked/amazon.html", "botwall/amazon_captcha_account-status_amazon_co_uk.html"])
+@pytest.mark.parametrize("name", ["../botwall/upstream/amazon.html", "../botwall/amazon_captcha_account-status_amazon_co_uk.html"])
 def test_amazon_captcha_interstitial_is_rejected(name):
     with pytest.raises(TemplateRejectedError, match=r"^Amazon answered with a captcha interstitial \(an HTTP 200 robot check\)"):
         REGISTRY.run("amazon-product", fixture(name), "https://www.amazon.co.uk/dp/B0")

@@ -41,7 +41,7 @@ COPY_LOOP = "for (var attr in meta) { window.ShopifyAnalytics.meta[attr] = meta[
 
 # --- read_shopify: allbirds ---------------------------------------------------------------
 
-ALLBIRDS = read_shopify(fixture("allbirds-product.html"))
+ALLBIRDS = read_shopify(fixture("../structured/embedded-state/allbirds-product.html"))
 
 
 def test_allbirds_variants_and_prices_come_from_analytics_meta():
@@ -72,7 +72,7 @@ def test_allbirds_has_no_theme_product_json():
 
 
 def test_product_json_id_block_is_parsed():
-    result = read_shopify(fixture("shopify-nativecos-product-json-id.html"))
+    result = read_shopify(fixture("../structured/embedded-state/shopify-nativecos-product-json-id.html"))
     assert result["warnings"] == []
     assert len(result["value"]["product_json"]) == 1
     product = result["value"]["product_json"][0]
@@ -84,7 +84,7 @@ def test_product_json_id_block_is_parsed():
 
 
 def test_data_product_json_keeps_the_themes_shape():
-    result = read_shopify(fixture("shopify-kyomo-data-product-json.html"))
+    result = read_shopify(fixture("../structured/embedded-state/shopify-kyomo-data-product-json.html"))
     assert result["warnings"] == []
     assert list(result["value"]["product_json"][0]) == ["product", "selected_variant_id"]
     assert result["value"]["product_json"][0]["product"]["handle"] == "emerald-gold-with-black-leather"
@@ -178,7 +178,7 @@ def test_is_inertia_page_script_recognises_only_the_script_carrier():
 
 
 def test_page_without_inertia_is_none():
-    assert read_inertia_page(fixture("allbirds-product.html")) is None
+    assert read_inertia_page(fixture("../structured/embedded-state/allbirds-product.html")) is None
     assert read_inertia_page('<div id="app" data-page="app"></div>') is None
     assert read_inertia_page(None) is None
 
@@ -204,7 +204,7 @@ def test_unterminated_data_page_attribute_does_not_raise():
 
 
 def test_allbirds_two_json_objects_over_2kb():
-    found = read_json_attributes(fixture("allbirds-product.html"))
+    found = read_json_attributes(fixture("../structured/embedded-state/allbirds-product.html"))
     assert [{k: e[k] for k in ("tag", "attribute", "id")} for e in found] == [
         {"tag": "div", "attribute": "data-product-object", "id": None},
         {"tag": "div", "attribute": "data-colorway-variants", "id": None},
@@ -218,7 +218,7 @@ def test_allbirds_two_json_objects_over_2kb():
 
 
 def test_allbirds_arrays_and_small_objects_under_a_low_threshold():
-    names = [e["attribute"] for e in read_json_attributes(fixture("allbirds-product.html"), min_bytes=2)]
+    names = [e["attribute"] for e in read_json_attributes(fixture("../structured/embedded-state/allbirds-product.html"), min_bytes=2)]
     assert "data-product-tags" not in names
     assert "data-gallery-lifestyle-images" not in names
     assert "data-shopify-remote-tracking" in names

@@ -290,7 +290,7 @@ def test_youtube_both_globals_and_video_details():
 
 
 def test_allbirds_shopify_analytics_meta_variants_with_prices():
-    data = read("allbirds-product.html")["data"]
+    data = read("../structured/embedded-state/allbirds-product.html")["data"]
     variants = data["shopify"]["meta"]["product"]["variants"]
     assert len(variants) > 1
     assert all(isinstance(v["price"], int) and not isinstance(v["price"], bool) for v in variants)
