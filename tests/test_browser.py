@@ -176,8 +176,10 @@ def test_a_crashed_browser_is_relaunched_and_no_page_is_lost(make_server, tmp_pa
     server = make_server(FIXTURES)
     urls = tmp_path / "urls.txt"
     urls.write_text("".join(server.url(f"_slow/0.5/browser/synthetic_js_article.html?n={n}") + "\n" for n in range(12)))
+    # a page caught in the dead browser gives up after DOWNLOAD_TIMEOUT + CRAWLFORGE_RENDER_TIMEOUT
     settings = {**TEST_CRAWL_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp_path / "stats.json",
-                "CRAWLFORGE_ERRORS_FEED": tmp_path / "errors.jsonl"}
+                "CRAWLFORGE_ERRORS_FEED": tmp_path / "errors.jsonl", "DOWNLOAD_TIMEOUT": 10,
+                "CRAWLFORGE_RENDER_TIMEOUT": 10}
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-O", str(tmp_path / "items.jsonl"),
                "-a", f"urls_file={urls}", "-a", "render=always", "-a", "follow=0"]
     command += [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]

@@ -77,9 +77,11 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.count_page()
         self.in_flight += 1
         try:
-            return await super()._download_request(request, spider)
+            return await asyncio.wait_for(super()._download_request(request, spider), self.deadline(request))
         except PlaywrightTimeoutError as exc:  # a timeout, as on the plain path: retried, then "timeout"
             raise TimeoutError(string=f"browser: {exc.message.splitlines()[0]}") from exc
+        except asyncio.TimeoutError as exc:  # stuck, e.g. on a page of a browser that died under it
+            raise TimeoutError(string=f"browser: no answer in {self.deadline(request):.0f} s") from exc
         finally:
             self.in_flight -= 1
             if not self.open.is_set() and self.in_flight == 0:
@@ -106,6 +108,12 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
             except PlaywrightTimeoutError:
                 self.stats.inc_value("browser/idle_timeout")
         await super()._apply_page_methods(page, request, spider)
+
+    def deadline(self, request) -> float:
+        """The whole render's limit: Scrapy's download timeout plus the render's own wait, so a
+        request can never hang on a browser that is gone (Scrapy's timeout covers plain HTTP only)."""
+        download_timeout = request.meta.get("download_timeout", self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT"))
+        return download_timeout + self.crawler.settings.getfloat("CRAWLFORGE_RENDER_TIMEOUT")
 
     def count_page(self) -> None:
         """Counted as a page starts, so a browser serves exactly ``restart_after`` pages."""
