@@ -11,7 +11,8 @@ from __future__ import annotations
 import scrapy
 
 from crawlforge.spiders.base import CrawlforgeSpider, read_urls_file
-from crawlforge.spiders.templates import JOB_SOURCES, REGISTRY, run_template
+from crawlforge.spiders.templates import JOB_SOURCES, REGISTRY, render_meta, run_template
+from crawlforge.templates.registry import fetch_url
 
 
 def board_request(line: str) -> tuple[str, str]:
@@ -27,7 +28,7 @@ def board_request(line: str) -> tuple[str, str]:
     if template is None or template.id not in JOB_SOURCES:
         raise ValueError(f"No job-board connector claims {first!r}; write the connector id before it, "
                          f"one of: {', '.join(sorted(JOB_SOURCES))}")
-    return template.id, template.resolve_url(first)
+    return template.id, fetch_url(template, first)
 
 
 class JobsSpider(CrawlforgeSpider):
@@ -43,7 +44,7 @@ class JobsSpider(CrawlforgeSpider):
     async def start(self):
         for template_id, url in self.boards:
             yield scrapy.Request(url, callback=self.parse,
-                                 meta={"crawlforge_template": template_id, "crawlforge_render": False})
+                                 meta={"crawlforge_template": template_id, **render_meta(REGISTRY.get(template_id))})
 
     def parse(self, response):
         template_id = response.meta["crawlforge_template"]
