@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 
 def utc_now() -> str:
@@ -67,3 +67,30 @@ class ErrorRecord(BaseModel):
     limit: int | None = None
     size: int | None = None
     at: str = Field(default_factory=utc_now)
+
+
+Text = Annotated[str, StringConstraints(min_length=1)]
+
+
+class Job(BaseModel):
+    """One job posting in the common shape; ``model_dump()`` equals the connector's dict.
+
+    Strict: an id left as a number or a blank string fails validation, so a feed that
+    validates really has one type per field.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: Text | None
+    title: Text | None
+    url: Text | None
+    location: Text | None
+    department: Text | None
+    team: Text | None
+    employment_type: Text | None
+    remote: bool | None
+    published_at: Text | None
+    updated_at: Text | None
+    description: Text | None
+    source: Text
+    raw_extra: dict[str, Any]

@@ -5,7 +5,7 @@ each response, then item pipelines turn it into structured data, markdown and a 
 Override any of these with ``-s NAME=VALUE`` or a spider's ``custom_settings``.
 """
 
-from crawlforge.extract.urls import TRACKING_PARAMS
+from crawlforge.extract.content.urls import TRACKING_PARAMS
 
 BOT_NAME = "crawlforge"
 
@@ -45,8 +45,8 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 # Harvesting (README "Harvesting"): one scheduler that is Redis-backed (CRAWLFORGE_REDIS_URL),
 # kill-safe on disk (JOBDIR) or Scrapy's own; local feeds are written unbuffered, so the feed of
 # a killed crawl holds every item its frontier counts as done.
-SCHEDULER = "crawlforge.scheduler.Scheduler"
-FEED_STORAGES = {"file": "crawlforge.resume.DurableFileFeedStorage"}
+SCHEDULER = "crawlforge.distributed.local_scheduler.Scheduler"
+FEED_STORAGES = {"file": "crawlforge.feedstorage.DurableFileFeedStorage"}
 # A Redis worker with nothing to do closes after this many seconds (0: waits for seeds forever).
 MAX_IDLE_TIME_BEFORE_CLOSE = 30
 # Incremental recrawls: with HTTPCACHE_ENABLED=True pages are revalidated (ETag, Last-Modified).
@@ -55,7 +55,7 @@ HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"
 DELTAFETCH_ENABLED = False
 
 SPIDER_MIDDLEWARES = {
-    "crawlforge.resume.ResumeMiddleware": 10,  # JOBDIR only: sees the final output
+    "crawlforge.middlewares.resume.ResumeMiddleware": 10,  # JOBDIR only: sees the final output
     "crawlforge.spidermiddlewares.deltafetch.DeltaFetch": 100,  # DELTAFETCH_ENABLED only
 }
 
@@ -76,7 +76,7 @@ DOWNLOADER_MIDDLEWARES = {
     "crawlforge.middlewares.verdict.VerdictMiddleware": 570,
     "crawlforge.middlewares.charset.CharsetMiddleware": 585,
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
-    "crawlforge.middlewares.sizecap.HttpCompressionMiddleware": 590,
+    "crawlforge.middlewares.httpcompression.HttpCompressionMiddleware": 590,
 }
 # Names are resolved by a resolver that refuses private answers (DNS rebinding; SSRF guard).
 TWISTED_DNS_RESOLVER = "crawlforge.middlewares.ssrf.GuardedResolver"
@@ -104,7 +104,7 @@ ITEM_PIPELINES = {
     "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
     "crawlforge.pipelines.highlights.HighlightsPipeline": 400,  # needs a query
     "crawlforge.pipelines.structure.StructurePipeline": 450,
-    "crawlforge.incremental.SkipUnchangedPipeline": 460,  # CRAWLFORGE_SKIP_UNCHANGED only
+    "crawlforge.pipelines.incremental.SkipUnchangedPipeline": 460,  # CRAWLFORGE_SKIP_UNCHANGED only
     "crawlforge.pipelines.llm.LlmPipeline": 500,  # needs a schema and a model server
     "crawlforge.pipelines.validation.ValidationPipeline": 900,
     "crawlforge.pipelines.documents.DocumentsPipeline": 950,

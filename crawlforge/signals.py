@@ -7,3 +7,9 @@
 """
 
 url_failed = object()
+
+
+def report_failure(crawler, request, stage: str, reason: str, detail: str, **extra) -> None:
+    """Tell the ledger (and anyone listening) that ``request`` ends without an item."""
+    crawler.signals.send_catch_log(url_failed, url=request.url, request=request, stage=stage,
+                                   reason=reason, detail=detail, **extra)

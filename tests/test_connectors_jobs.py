@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from crawlforge.items import Job
 from crawlforge.templates.jobs import (
-    JOB_FIELDS, Job, is_remote, iso_date, job, job_id, join_location, list_result, trimmed,
+    JOB_FIELDS, is_remote, iso_date, job, job_id, join_location, list_result, trimmed,
 )
 
 

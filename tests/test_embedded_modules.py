@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from crawlforge.extract.carriers import (
+from crawlforge.extract.state.carriers import (
     is_inertia_page_script,
     is_shopify_product_json_script,
     read_inertia_page,
@@ -11,9 +11,9 @@ from crawlforge.extract.carriers import (
     read_shopify,
 )
 from crawlforge.extract.embedded import extract_embedded_state
-from crawlforge.extract.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
-from crawlforge.extract.framework_data import decode_nuxt_data, read_sveltekit_data
-from crawlforge.extract.jsjson import byte_size, dumps, js_key_order
+from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
+from crawlforge.extract.state.framework_data import decode_nuxt_data, read_sveltekit_data
+from crawlforge.extract.state.jsjson import byte_size, dumps, js_key_order
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "embedded"
 STATE = FIXTURES.parent / "structured" / "embedded-state"  # shared captures live there

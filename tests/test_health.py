@@ -14,7 +14,7 @@ from crawlforge.report.fillrate import FillRates, is_filled, item_fields
 from crawlforge.report.health import (REQUIRED_FIELDS, Outcome, Thresholds, check, field_alarms,
                                       load_baseline, save_baseline)
 from crawlforge.templates import TEMPLATES, TemplateRegistry
-from crawlforge.templates.jobs import Job
+from crawlforge.items import Job
 
 HEALTH = FIXTURES / "health"
 REGISTRY = TemplateRegistry()

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from crawlforge.extract.jsliteral import (
+from crawlforge.extract.state.jsliteral import (
     JsLiteralError,
     evaluate_literal_node,
     evaluate_literal_source,
     parse_js_literal,
 )
-from crawlforge.extract.jsparse import parse_expression_at
+from crawlforge.extract.state.jsparse import parse_expression_at
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "embedded"
 SCRIPT = re.compile(r"<script\b[^>]*>([\s\S]*?)</script\s*>", re.I)

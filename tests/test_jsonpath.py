@@ -3,8 +3,8 @@
 import pytest
 
 from crawlforge.extract.embedded import JsonPathError, select_json_path
-from crawlforge.extract.jsonfind import find_json_paths
-from crawlforge.extract.jsonpath import parse_json_path
+from crawlforge.extract.state.jsonfind import find_json_paths
+from crawlforge.extract.state.jsonpath import parse_json_path
 
 DATA = {"a": {"b": [{"c": 0}, {"d": False}]}, "n": None, "apollo_state": {"ROOT_QUERY": {"x": 1}}}
 

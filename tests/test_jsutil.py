@@ -1,9 +1,9 @@
-"""JS value semantics shared by templates and extract helpers (crawlforge.extract.jsutil)."""
+"""JS value semantics shared by templates and extract helpers (crawlforge.extract.state.jsutil)."""
 
 import math
 
-from crawlforge.extract.jsonpath import select_json_path
-from crawlforge.extract.jsutil import first_not_none, iso_from_ms, js_string, js_to_number, tidy
+from crawlforge.extract.state.jsonpath import select_json_path
+from crawlforge.extract.state.jsutil import first_not_none, iso_from_ms, js_string, js_to_number, tidy
 
 
 def test_iso_from_ms_writes_to_iso_string_with_milliseconds():

@@ -1,7 +1,7 @@
 """URL hygiene for markdown links: absolute, no fragment, no tracking parameters."""
 
 from crawlforge.extract.markdown import html_to_markdown
-from crawlforge.extract.urls import TRACKING_PARAMS, base_url, clean_url
+from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
 
 PAGE = "https://shop.example/blog/post.html?page=2#top"
 

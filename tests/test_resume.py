@@ -7,7 +7,7 @@ import signal
 import time
 
 from conftest import read_jsonl
-from crawlforge.resume import Frontier
+from crawlforge.distributed.frontier import Frontier
 from services import start_crawl
 
 TOTAL = 100  # pages of the generated site, all reachable from page 0

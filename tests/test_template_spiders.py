@@ -6,7 +6,7 @@ from scrapy.utils.test import get_crawler
 from crawlforge.extract.frontmatter import parse_document
 from crawlforge.spiders.templates import spider_class
 from crawlforge.templates import MissingApiKeyError, Template
-from crawlforge.templates.jobs import Job
+from crawlforge.items import Job
 
 
 def test_shopify_collection_follows_pages_until_the_collection_ends(fixture_server, crawl):

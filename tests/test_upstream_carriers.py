@@ -2,7 +2,7 @@
 
 Ported from commit 067322582ff41fa6af6099554a9db4d7a9214a13 (the stored version):
 readInertiaPage / isInertiaPageScript / readShopify / isShopifyProductJsonScript /
-readJsonAttributes as crawlforge.extract.carriers.read_inertia_page / ... /
+readJsonAttributes as crawlforge.extract.state.carriers.read_inertia_page / ... /
 read_json_attributes (``min_bytes``), on the upstream captures in fixtures/embedded.
 The linear-time bound of the last upstream case is not ported (speed lives in bench/).
 """
@@ -10,7 +10,7 @@ The linear-time bound of the last upstream case is not ported (speed lives in be
 import json
 from pathlib import Path
 
-from crawlforge.extract.carriers import (
+from crawlforge.extract.state.carriers import (
     is_inertia_page_script,
     is_shopify_product_json_script,
     read_inertia_page,

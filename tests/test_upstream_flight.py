@@ -1,7 +1,7 @@
 """Upstream conformance: tests/flight.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit f38dc235025a869fcde852c0f86bc4f84acda307 (the stored version):
-parseFlightRows / resolveFlightRows / flightDataRows as crawlforge.extract.flight.
+parseFlightRows / resolveFlightRows / flightDataRows as crawlforge.extract.state.flight.
 parse_flight_rows / resolve_flight_rows (``budget_bytes``; result key ``over_budget``) /
 flight_data_rows, on the Healthgrades capture (fixtures/embedded/healthgrades-rsc.html).
 Timing bounds are not ported (speed lives in bench/); the work they bound still runs.
@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 from crawlforge.extract.embedded import extract_embedded_state
-from crawlforge.extract.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
-from crawlforge.extract.jsjson import byte_size, js_key_order
+from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
+from crawlforge.extract.state.jsjson import byte_size, js_key_order
 
 HTML = (Path(__file__).resolve().parent.parent / "fixtures" / "embedded" / "healthgrades-rsc.html").read_text(encoding="utf-8")
 

@@ -1,7 +1,7 @@
 """Upstream conformance: tests/frameworkData.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit f38dc235025a869fcde852c0f86bc4f84acda307 (the stored version):
-decodeNuxtData / readSvelteKitData as crawlforge.extract.framework_data.decode_nuxt_data /
+decodeNuxtData / readSvelteKitData as crawlforge.extract.state.framework_data.decode_nuxt_data /
 read_sveltekit_data, on the nuxt.com and svelte.dev captures (fixtures/embedded). The
 devalue built-ins payload is devalue 6.0.3's own ``stringify`` output of the upstream object.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from crawlforge.extract.framework_data import decode_nuxt_data, read_sveltekit_data
+from crawlforge.extract.state.framework_data import decode_nuxt_data, read_sveltekit_data
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "embedded"
 

@@ -1,17 +1,17 @@
 """Upstream conformance: tests/jsLiteral.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit 067322582ff41fa6af6099554a9db4d7a9214a13 (the stored version):
-evaluateLiteralSource / evaluateLiteralNode as crawlforge.extract.jsliteral.
+evaluateLiteralSource / evaluateLiteralNode as crawlforge.extract.state.jsliteral.
 evaluate_literal_source / evaluate_literal_node; acorn's parseExpressionAt is
-crawlforge.extract.jsparse.parse_expression_at. Live cases read fixtures/embedded/nuxt-com-home.html.
+crawlforge.extract.state.jsparse.parse_expression_at. Live cases read fixtures/embedded/nuxt-com-home.html.
 """
 
 import json
 import re
 from pathlib import Path
 
-from crawlforge.extract.jsliteral import evaluate_literal_node, evaluate_literal_source
-from crawlforge.extract.jsparse import parse_expression_at
+from crawlforge.extract.state.jsliteral import evaluate_literal_node, evaluate_literal_source
+from crawlforge.extract.state.jsparse import parse_expression_at
 
 NUXT_COM = (Path(__file__).resolve().parent.parent / "fixtures" / "embedded" / "nuxt-com-home.html").read_text(encoding="utf-8")
 

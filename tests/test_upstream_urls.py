@@ -1,11 +1,11 @@
 """Upstream conformance: tests/urls.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit 5f9cf15106e38e2a4551c9091664b2524711dd19 (the stored version): safeHref as
-crawlforge.extract.jsutil.safe_href, the one implementation the templates and the JSON-LD
+crawlforge.extract.state.jsutil.safe_href, the one implementation the templates and the JSON-LD
 Shopify reader share. That version of the test file covers safeHref only.
 """
 
-from crawlforge.extract.jsutil import safe_href
+from crawlforge.extract.state.jsutil import safe_href
 
 SP, TAB, LF, NUL = chr(32), chr(9), chr(10), chr(0)
 

@@ -16,7 +16,7 @@ import socket
 from functools import partial
 
 from crawlforge.browser.policy import PagePolicy
-from crawlforge.middlewares.ssrf import guard_settings
+from crawlforge.extract.netguard import guard_settings
 
 logger = logging.getLogger(__name__)
 REFUSED_KEY = "crawlforge_browser_refused"  # meta: why a render was ended by the SSRF guard

@@ -25,7 +25,7 @@ from twisted.internet.error import TimeoutError
 
 from crawlforge.browser.guard import REFUSED_KEY, PageGuard, page_policy
 from crawlforge.browser.policy import WAIT_KEY
-from crawlforge.middlewares.ledger import report_failure
+from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
 SHARED: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> its handler

@@ -9,13 +9,13 @@ DOM, never eval, never truncated. See templates.md §5.3 for the order of source
 
 import re
 
-from crawlforge.extract import carriers
-from crawlforge.extract.carriers import iter_scripts, read_attribute, read_bracketed_literal, strip_comments
-from crawlforge.extract.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
-from crawlforge.extract.framework_data import decode_nuxt_data, read_sveltekit_data
-from crawlforge.extract.jsjson import byte_size, loads
-from crawlforge.extract.jsliteral import evaluate_literal_source
-from crawlforge.extract.jsonpath import JsonPathError, parse_json_path, select_json_path
+from crawlforge.extract.state import carriers
+from crawlforge.extract.state.carriers import iter_scripts, read_attribute, read_bracketed_literal, strip_comments
+from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
+from crawlforge.extract.state.framework_data import decode_nuxt_data, read_sveltekit_data
+from crawlforge.extract.state.jsjson import byte_size, loads
+from crawlforge.extract.state.jsliteral import evaluate_literal_source
+from crawlforge.extract.state.jsonpath import JsonPathError, parse_json_path, select_json_path
 
 __all__ = [
     "JsonPathError", "extract_apollo_transport", "extract_embedded_state",

@@ -11,9 +11,9 @@ from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia,
                               convert)
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.chrome import NON_CONTENT_TAGS
-from crawlforge.extract.maincontent import main_content as find_main_content
-from crawlforge.extract.urls import TRACKING_PARAMS, base_url, clean_url
+from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
+from crawlforge.extract.content.maincontent import main_content as find_main_content
+from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
 MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024

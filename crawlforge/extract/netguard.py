@@ -140,3 +140,11 @@ def refusal(host: str, addresses=(), allowed=()) -> str | None:
             shown = "" if literal is not None and str(ip) == host.strip("[]") else f" ({ip})"
             return f"{host}{shown} is not a public address ({reason})"
     return None
+
+
+def guard_settings(settings) -> list | None:
+    """The allow-list networks of a settings object (Scrapy's, or anything with ``getbool`` and
+    ``getlist``), or None when the guard is off."""
+    if settings.getbool("CRAWLFORGE_ALLOW_PRIVATE_NETWORKS"):
+        return None
+    return parse_networks(settings.getlist("CRAWLFORGE_ALLOWED_NETWORKS"))

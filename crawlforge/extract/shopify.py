@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.extractors.values import one_or_many
-from crawlforge.extract.jsjson import loads
-from crawlforge.extract.jsutil import first_truthy, js_string, js_to_fixed, js_truthy, safe_href, tidy
+from crawlforge.extract.state.jsjson import loads
+from crawlforge.extract.state.jsutil import first_truthy, js_string, js_to_fixed, js_truthy, safe_href, tidy
 
 _ENTITY = re.compile(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", re.I | re.A)
 _NOT_NUMERIC = re.compile(r"[^\d.,-]", re.A)

@@ -14,7 +14,7 @@ import re
 
 import regex
 
-from crawlforge.extract.jsutil import JS_WHITESPACE, WS
+from crawlforge.extract.state.jsutil import JS_WHITESPACE, WS
 
 _FENCE = re.compile(r"^(`{3,}|~{3,})")
 _FENCE_CLOSER = re.compile(r"^(?:`+|~+)$")

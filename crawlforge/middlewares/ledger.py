@@ -13,7 +13,7 @@ from scrapy.exceptions import IgnoreRequest
 from twisted.internet import error as net
 from twisted.web.client import ResponseFailed, ResponseNeverReceived
 
-from crawlforge import signals
+from crawlforge.signals import report_failure
 
 # (exception types, reason) in the order they are tried: Scrapy's own download errors, then
 # the Twisted ones they wrap in some handlers.
@@ -28,12 +28,6 @@ FAILURE_REASONS = (
       ResponseNeverReceived, net.ConnectError), "connection"),
 )
 IGNORED_REASONS = {"Forbidden by robots.txt": ("robots", "robots_denied")}
-
-
-def report_failure(crawler, request, stage: str, reason: str, detail: str, **extra) -> None:
-    """Tell the ledger (and anyone listening) that ``request`` ends without an item."""
-    crawler.signals.send_catch_log(signals.url_failed, url=request.url, request=request, stage=stage,
-                                   reason=reason, detail=detail, **extra)
 
 
 def classify(exception: BaseException) -> tuple[str, str]:

@@ -6,18 +6,14 @@ log. ``SizeCapMiddleware`` watches ``headers_received``/``bytes_received`` for t
 request ``meta["download_maxsize"]`` as in Scrapy) and, when Scrapy's abort arrives, reports
 ``too_large`` with ``limit`` and ``size`` (the declared size, or the bytes received so far: at
 least that many). It also caps responses that came another way (the browser).
-``HttpCompressionMiddleware`` here is Scrapy's, reporting its decompression aborts the same way.
 """
 
 from __future__ import annotations
 
 from scrapy import signals
-from scrapy.downloadermiddlewares.httpcompression import (
-    HttpCompressionMiddleware as ScrapyHttpCompressionMiddleware,
-)
 from scrapy.exceptions import IgnoreRequest
 
-from crawlforge.middlewares.ledger import report_failure
+from crawlforge.signals import report_failure
 
 TOO_LARGE_KEY = "crawlforge_too_large"
 RECEIVED_KEY = "crawlforge_bytes_received"
@@ -75,23 +71,3 @@ class SizeCapMiddleware:
         report_failure(self.crawler, request, "download", "too_large",
                        f"Response body too large: {too_large['detail']}",
                        limit=too_large["limit"], size=too_large["size"])
-
-
-class HttpCompressionMiddleware(ScrapyHttpCompressionMiddleware):
-    """Scrapy's, plus a ``too_large`` ledger record when decompression passes the cap."""
-
-    def __init__(self, stats=None, *, crawler=None):
-        super().__init__(stats, crawler=crawler)
-        self.crawler = crawler
-
-    def process_response(self, request, response):
-        try:
-            return super().process_response(request, response)
-        except IgnoreRequest as exc:
-            size = getattr(exc.__cause__, "decompressed_size", None)
-            if size is not None:
-                limit = max_size(request, self._max_size)
-                report_failure(self.crawler, request, "download", "too_large",
-                               f"Response body too large: at least {size} bytes after decompression "
-                               f"exceeds limit of {limit} bytes", limit=limit, size=size)
-            raise

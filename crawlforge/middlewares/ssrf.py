@@ -21,21 +21,14 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.error import DNSLookupError
 
-from crawlforge.extract.netguard import parse_host, parse_networks, refusal
-from crawlforge.middlewares.ledger import report_failure
+from crawlforge.extract.netguard import guard_settings, parse_host, refusal
+from crawlforge.signals import report_failure
 
 GUARDED_SCHEMES = ("http", "https", "ftp", "ws", "wss")
 
 
 class SsrfRefusedError(DNSLookupError):
     """A name resolved to an address the guard refuses."""
-
-
-def guard_settings(settings) -> list | None:
-    """The allow-list networks, or None when the guard is off."""
-    if settings.getbool("CRAWLFORGE_ALLOW_PRIVATE_NETWORKS"):
-        return None
-    return parse_networks(settings.getlist("CRAWLFORGE_ALLOWED_NETWORKS"))
 
 
 class SsrfGuardMiddleware:

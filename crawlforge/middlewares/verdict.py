@@ -18,7 +18,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc
-from crawlforge.middlewares.ledger import report_failure
+from crawlforge.signals import report_failure
 
 NEEDS_BROWSER_KEY = "crawlforge_needs_browser"
 

@@ -9,7 +9,7 @@ import scrapy
 from scrapy.http import Response, TextResponse
 
 from crawlforge import signals
-from crawlforge.incremental import apply_spider_args
+from crawlforge.pipelines.incremental import apply_spider_args
 from crawlforge.items import Page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")

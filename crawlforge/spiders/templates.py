@@ -20,7 +20,7 @@ from crawlforge.items import Page
 from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
-from crawlforge.templates.jobs import Job
+from crawlforge.items import Job
 from crawlforge.templates.registry import fetch_url
 
 REGISTRY = TemplateRegistry()

@@ -1,7 +1,7 @@
 """Helpers shared by every template: JS-compatible strings, dates, URLs and DOM reads.
 
 The JS value semantics (whitespace, truthiness, ``String``/``Number``/``parseFloat``,
-``toISOString``, the href filter) live in ``crawlforge.extract.jsutil``, and the page parse and
+``toISOString``, the href filter) live in ``crawlforge.extract.state.jsutil``, and the page parse and
 cheerio's ``.text()`` in ``crawlforge.extract.dom`` (shared with the page helpers); both are
 re-exported here. This module adds what only templates need: ``JSON.parse`` of a body,
 ``encodeURIComponent``, the WHATWG URL parser (ada-url) and cheerio-like selector reads.
@@ -17,8 +17,8 @@ from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from crawlforge.extract.dom import as_document, node_text  # noqa: F401  (re-exported for the template modules)
-from crawlforge.extract.jsjson import loads
-from crawlforge.extract.jsutil import (  # noqa: F401  (re-exported for the template modules)
+from crawlforge.extract.state.jsjson import loads
+from crawlforge.extract.state.jsutil import (  # noqa: F401  (re-exported for the template modules)
     JS_WHITESPACE,
     NOT_WS,
     WS,

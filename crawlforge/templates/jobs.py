@@ -12,9 +12,7 @@ import math
 import re
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
-from typing import Annotated, Any
-
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from typing import Any
 
 from .base import TemplateError, TemplateRejectedError
 from .common import JS_WHITESPACE, html_to_text, is_number, iso_from_ms, js_string, js_trim
@@ -24,33 +22,6 @@ JOB_FIELDS = (
     "id", "title", "url", "location", "department", "team", "employment_type",
     "remote", "published_at", "updated_at", "description", "source",
 )
-
-Text = Annotated[str, StringConstraints(min_length=1)]
-
-
-class Job(BaseModel):
-    """One job posting in the common shape; ``model_dump()`` equals the connector's dict.
-
-    Strict: an id left as a number or a blank string fails validation, so a feed that
-    validates really has one type per field.
-    """
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    id: Text | None
-    title: Text | None
-    url: Text | None
-    location: Text | None
-    department: Text | None
-    team: Text | None
-    employment_type: Text | None
-    remote: bool | None
-    published_at: Text | None
-    updated_at: Text | None
-    description: Text | None
-    source: Text
-    raw_extra: dict[str, Any]
-
 
 def job(source: str, raw_extra: dict, **fields: Any) -> dict:
     """A job dict with every common key, in order; the ones not given are ``None``."""

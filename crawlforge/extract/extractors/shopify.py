@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from crawlforge.extract.carriers import read_shopify
+from crawlforge.extract.state.carriers import read_shopify
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
-from crawlforge.extract.jsliteral import evaluate_literal_source
+from crawlforge.extract.state.jsliteral import evaluate_literal_source
 
 _MARKER = "hopify"  # Shopify themes name the platform in the head (cdn.shopify.com, ShopifyAnalytics)
 _RS_CONFIG = re.compile(r"_RSConfig\.product\s*=\s*(?=\{)")

@@ -7,7 +7,7 @@ from scrapy.core.scheduler import Scheduler as ScrapyScheduler
 
 
 class Scheduler(ScrapyScheduler):
-    """``SCHEDULER = "crawlforge.scheduler.Scheduler"`` builds the right one (a subclass of
+    """``SCHEDULER = "crawlforge.distributed.local_scheduler.Scheduler"`` builds the right one (a subclass of
     Scrapy's, so Scrapy's check of the scheduler interface passes)."""
 
     @classmethod
@@ -16,6 +16,6 @@ class Scheduler(ScrapyScheduler):
             from crawlforge.distributed.scheduler import RedisScheduler  # scrapy-redis: harvest extra
             return RedisScheduler.from_crawler(crawler)
         if crawler.settings.get("JOBDIR"):
-            from crawlforge.resume import ResumableScheduler
+            from crawlforge.distributed.frontier import ResumableScheduler
             return ResumableScheduler.from_crawler(crawler)
         return super().from_crawler(crawler)

@@ -14,9 +14,9 @@ import math
 import re
 from dataclasses import dataclass
 
-from crawlforge.extract.jsjson import js_key_order, js_number
-from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
-from crawlforge.extract.jsutil import iso_from_ms, is_number
+from crawlforge.extract.state.jsjson import js_key_order, js_number
+from crawlforge.extract.state.jsparse import ParseError, deep_recursion, parse_expression_at
+from crawlforge.extract.state.jsutil import iso_from_ms, is_number
 
 MAX_DEPTH = 512
 MAX_COST = 5_000_000

@@ -11,7 +11,7 @@ from __future__ import annotations
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from crawlforge.extract.dom import Document, as_document, node_text
-from crawlforge.extract.jsutil import js_parse_int, js_trim
+from crawlforge.extract.state.jsutil import js_parse_int, js_trim
 
 CELL_TAGS = ("th", "td")
 CELL_BLOCKS = (

@@ -13,7 +13,7 @@ from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from crawlforge.extract.dom import Document, as_document, node_text
-from crawlforge.extract.jsutil import js_trim, safe_href, tidy
+from crawlforge.extract.state.jsutil import js_trim, safe_href, tidy
 
 KEPT_OTHER_SCHEMES = frozenset(("mailto:", "tel:"))
 """Non-web schemes whose href a record keeps: following them runs nothing."""

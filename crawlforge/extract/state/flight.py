@@ -7,7 +7,7 @@ Rows keep JS object key order (integer-like ids first), as upstream's do.
 
 import re
 
-from crawlforge.extract.jsjson import js_key_order, loads, serialized_size, string_text
+from crawlforge.extract.state.jsjson import js_key_order, loads, serialized_size, string_text
 
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")

@@ -14,7 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
+from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
                                        remove_outermost)
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt

@@ -5,7 +5,7 @@ select_json_path) and a short preview of each match instead of the payload.
 Iterative and bounded, since the payload is page content.
 """
 
-from crawlforge.extract.jsjson import iter_chunks
+from crawlforge.extract.state.jsjson import iter_chunks
 
 
 def find_json_paths(root, key, limit=50, preview_chars=200, max_nodes=5_000_000):

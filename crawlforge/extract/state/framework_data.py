@@ -13,10 +13,10 @@ import math
 import re
 import struct
 
-from crawlforge.extract.carriers import has_ascii_word, iter_scripts, strip_comments
-from crawlforge.extract.jsjson import loads
-from crawlforge.extract.jsliteral import Budget, evaluate_literal_node
-from crawlforge.extract.jsparse import ParseError, deep_recursion, parse_expression_at
+from crawlforge.extract.state.carriers import has_ascii_word, iter_scripts, strip_comments
+from crawlforge.extract.state.jsjson import loads
+from crawlforge.extract.state.jsliteral import Budget, evaluate_literal_node
+from crawlforge.extract.state.jsparse import ParseError, deep_recursion, parse_expression_at
 
 MAX_DEPTH = 512
 MAX_OUTPUT_COST = 5_000_000

@@ -10,7 +10,7 @@ import html
 import html.entities
 import re
 
-from crawlforge.extract.jsjson import loads
+from crawlforge.extract.state.jsjson import loads
 
 _SCRIPT_OPEN_RE = re.compile(r"<script\b([^>]*)>", re.I)
 _SCRIPT_CLOSE_RE = re.compile(r"</script\s*>", re.I)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from selectolax.lexbor import LexborNode
 
 from crawlforge.extract.dom import Document, as_document
-from crawlforge.extract.jsutil import WS, js_trim
+from crawlforge.extract.state.jsutil import WS, js_trim
 
 BLOCK_TAGS = frozenset(
     "p div li tr h1 h2 h3 h4 h5 h6 blockquote pre table ul ol dl dt dd section article header "

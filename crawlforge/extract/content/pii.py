@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from crawlforge.extract.jsutil import NOT_WS, WS
+from crawlforge.extract.state.jsutil import NOT_WS, WS
 
 REGEX_ENTITIES = ("EMAIL", "PHONE", "FINANCIAL", "SECRET")
 """The entity classes a regex decides."""

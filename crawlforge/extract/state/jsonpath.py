@@ -6,7 +6,7 @@ so a user can correct the path without dumping the whole payload.
 
 import math
 
-from crawlforge.extract.jsutil import js_to_number
+from crawlforge.extract.state.jsutil import js_to_number
 
 _MAX_LISTED_KEYS = 25
 
