@@ -130,7 +130,7 @@ CRAWLFORGE_MARKDOWN_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB
 CRAWLFORGE_MARKDOWN_TRACKING_PARAMS = list(TRACKING_PARAMS)  # utm_*, gclid, fbclid, mc_cid, ...
 # Structured-data extractors ("module:Class"); empty: the built-in set.
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
-# Write the final crawl stats to this JSON file (empty: don't).
+# Write the final crawl stats to this JSON file (empty: beside a local items feed, out.stats.json).
 CRAWLFORGE_STATS_FILE = ""
 # URL ledger: each scheduled URL ends as an item or as a record in the errors feed (any Scrapy
 # feed URI; empty: errors.jsonl next to the items feed, none without an items feed).

@@ -3,7 +3,7 @@
 import re
 
 from crawlforge.report.html import count_ticks, link, render
-from crawlforge.report.summary import summarise, timeline
+from crawlforge.report.summary import error_groups, exit_code, summarise, timeline, url_pattern
 
 ITEMS = [
     {"url": "https://a.example/1", "status": 200, "fetched_at": "2026-11-30T00:00:00+00:00",
@@ -53,7 +53,10 @@ def test_report_is_self_contained_and_escapes_what_the_crawl_brought_back():
     hrefs = re.findall(r'href="([^"]+)"', html)
     assert sorted(hrefs) == ["https://a.example/1", "https://a.example/2", "https://b.example/1", "https://c.example/w"]
     for chart_id in ("pages-over-time", "status-codes", "ledger-reasons", "verdict-vendors", "slowest-hosts"):
-        assert f'<figure id="{chart_id}">' in html
+        assert f'<figure id="{chart_id}"' in html
+    # a chart of one bar is a sentence
+    assert '<figure id="verdict-vendors" class="small"><figcaption>Block pages by vendor</figcaption>' in html
+    assert "cloudflare: <b>1</b> pages" in html
 
 
 def test_links_only_for_web_urls():
@@ -71,3 +74,37 @@ def test_count_axes_have_whole_number_ticks():
 def test_empty_feeds_still_make_a_page():
     html = render(summarise([], []))
     assert "0 items, 0 URLs without an item" in html and html.count("nothing to show") == 4
+
+
+def test_errors_are_grouped_by_reason_and_url_pattern_with_examples():
+    errors = [{"url": f"https://w.example/Articles/{i}.html", "reason": "http_404", "detail": "HTTP 404"}
+              for i in range(7)]
+    errors += [{"url": "https://w.example/a.html", "reason": "http_404", "detail": "HTTP 404"},
+               {"url": "https://w.example/Articles/x", "reason": "timeout", "detail": "t"},
+               {"url": "https://api.example/v1/x", "reason": "template_rejected", "template": "npm-package"}]
+    groups = error_groups(errors)
+    assert [(g.reason, g.pattern, g.count) for g in groups] == [
+        ("http_404", "w.example/Articles/", 7), ("http_404", "w.example/", 1),
+        ("template_rejected", "npm-package", 1), ("timeout", "w.example/Articles/", 1)]
+    assert groups[0].share == 0.7 and len(groups[0].examples) == 3
+    assert url_pattern({"url": "https://h.example/"}) == "h.example/"
+    html = render(summarise([], errors), errors=errors)
+    assert 'data-reason="http_404" data-pattern="w.example/Articles/" data-count="7"' in html
+    assert html.count("<tr><td><a href") == 10  # every record behind the details
+
+
+def test_outcome_figures_and_verdict_come_from_feeds_and_stats():
+    stats = {"ledger/requested": 6, "downloader/response_bytes": 3 * 1024 * 1024, "health/alarms": 1,
+             "health/messages": ["site: field 'price' fill rate fell from 100% (2/2) to 0% (0/2)"],
+             "start_time": "2026-11-30T00:00:00+00:00", "finish_time": "2026-11-30T00:02:00+00:00",
+             "llm/calls": 2, "llm/tokens/prompt": 900, "llm/tokens/completion": 100}
+    summary = summarise(ITEMS, ERRORS, stats)
+    outcome = summary.outcome
+    assert (outcome.requested, outcome.items, outcome.errors, outcome.exit_code) == (6, 3, 2, 3)
+    assert (outcome.duration_seconds, outcome.pages_per_minute, outcome.llm_tokens) == (120, 2.5, 1000)
+    html = render(summary)
+    assert '<div data-figure="bytes"><dt>downloaded</dt><dd>3.0 MB</dd></div>' in html
+    assert "Health check failed" in html and "fell from 100% (2/2) to 0% (0/2)" in html
+    assert "exit code 3" in html
+    assert exit_code(0, 4, []) == 1 and exit_code(2, 4, None) == 0
+    assert "no stats file: health not known" in render(summarise(ITEMS, ERRORS))

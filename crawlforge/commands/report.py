@@ -1,8 +1,8 @@
 """``scrapy report ITEMS.jsonl [ERRORS.jsonl] -o report.html``: the crawl at a glance, as one
 self-contained HTML file (charts inline, nothing fetched when it opens).
 
-Without ERRORS.jsonl, ``errors.jsonl`` beside the items feed is read when it exists (where the
-URL ledger writes it by default).
+Without ERRORS.jsonl, the errors feed of the same run is read (``ITEMS.errors.jsonl``, where the
+URL ledger writes it by default), and its stats from ``ITEMS.stats.json`` when the crawl wrote it.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawlforge.extensions.ledger import ERRORS_FILE_NAME
-from crawlforge.report.feed import read_jsonl
+from crawlforge.report.feed import read_jsonl, read_stats, sibling
 from crawlforge.report.html import render
 from crawlforge.report.summary import summarise
 
@@ -22,8 +21,8 @@ from crawlforge.report.summary import summarise
 def errors_path(items_path: Path, given: str | None) -> Path | None:
     if given:
         return Path(given)
-    beside = items_path.with_name(ERRORS_FILE_NAME)
-    return beside if beside.exists() and beside != items_path else None
+    beside = sibling(items_path, "errors.jsonl")
+    return beside if beside.exists() else None
 
 
 class Command(ScrapyCommand):
@@ -48,7 +47,8 @@ class Command(ScrapyCommand):
             raise UsageError()
         items_path = Path(args[0])
         errors = errors_path(items_path, args[1] if len(args) > 1 else None)
-        summary = summarise(read_jsonl(items_path), read_jsonl(errors) if errors else [])
-        html = render(summary, opts.title or f"Crawl report: {items_path.name}")
+        error_records = read_jsonl(errors) if errors else []
+        summary = summarise(read_jsonl(items_path), error_records, read_stats(sibling(items_path, "stats.json")))
+        html = render(summary, opts.title or f"Crawl report: {items_path.name}", error_records)
         Path(opts.output).write_text(html, encoding="utf-8")
         print(f"{opts.output}: {summary.items} items, {summary.errors} errors")

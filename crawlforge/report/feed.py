@@ -1,4 +1,4 @@
-"""Reading JSON Lines feeds (items, error records) written by a crawl."""
+"""Reading what a crawl wrote: its JSON Lines feeds (items, error records) and its stats file."""
 
 from __future__ import annotations
 
@@ -17,3 +17,17 @@ def read_jsonl(path: str | Path) -> list[dict]:
         if isinstance(row, dict):
             rows.append(row)
     return rows
+
+
+def sibling(items_path: Path, suffix: str) -> Path:
+    """The file a crawl writes beside its items feed: ``out.jsonl`` -> ``out.<suffix>``."""
+    return items_path.with_name(f"{items_path.stem}.{suffix}")
+
+
+def read_stats(path: Path) -> dict:
+    """The stats file's counters; empty when the crawl wrote none (or it is unreadable)."""
+    try:
+        stats = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stats if isinstance(stats, dict) else {}

@@ -1,7 +1,10 @@
-"""What the crawl report shows, computed from the items and error records of a crawl's feeds.
+"""What the crawl report shows, computed from the items and error records of a crawl's feeds,
+and from its stats file when there is one.
 
-Every number here comes from the feeds alone (no stats file needed): pages are items, failed
-URLs are error records (the URL ledger writes one per URL that ended without an item).
+The counts come from the feeds alone: pages are items, failed URLs are error records (the URL
+ledger writes one per URL that ended without an item). What only the crawl itself knew (bytes
+downloaded, duration, the health verdict, LLM tokens) comes from the stats file; without it those
+figures are left out rather than guessed.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-from crawlforge.report.fillrate import FillRates, item_fields
+from crawlforge.report.fillrate import FillRates, is_filled, item_fields
 
 # Bucket widths for "pages over time", in seconds: the first that keeps the chart within
 # MAX_BUCKETS bars.
@@ -19,6 +22,10 @@ BUCKET_SECONDS = (1, 5, 10, 30, 60, 300, 600, 1800, 3600, 6 * 3600, 86400)
 MAX_BUCKETS = 60
 WORST_PAGES = 25
 SLOWEST_HOSTS = 10
+EXAMPLES_PER_GROUP = 3
+PATTERN_DEPTH = 2  # folders of a URL's path that name its error group
+# The product fields whose fill rates the report shows when the crawl met product pages.
+PRODUCT_FIELDS = ("price", "currency", "availability")
 
 
 @dataclass
@@ -39,6 +46,35 @@ class WorstPage:
 
 
 @dataclass
+class ErrorGroup:
+    """Error records of one reason under one URL pattern (a template, or a host and path prefix)."""
+
+    reason: str
+    pattern: str
+    count: int
+    share: float  # of all error records
+    examples: list[str]
+    detail: str  # the first record's detail
+
+
+@dataclass
+class Outcome:
+    """The crawl's result in a few figures; None where the feeds and stats cannot tell."""
+
+    requested: int
+    items: int
+    errors: int
+    duration_seconds: float | None
+    pages_per_minute: float | None
+    bytes_downloaded: int | None
+    rendered: int
+    llm_calls: int | None
+    llm_tokens: int | None
+    health_alarms: list[str] | None  # None: no health check ran (no stats file)
+    exit_code: int
+
+
+@dataclass
 class Summary:
     items: int
     errors: int
@@ -49,6 +85,10 @@ class Summary:
     fill_rates: FillRates
     slowest_hosts: list[tuple[str, float, int]]  # host, mean download latency (s), pages
     worst_pages: list[WorstPage]
+    outcome: Outcome
+    error_groups: list[ErrorGroup]
+    product_fill: dict[str, dict[str, float]]  # group -> field -> share of its product items
+    page_types: dict[str, int]
 
 
 def parse_time(value) -> datetime | None:
@@ -107,11 +147,84 @@ def worst_pages(items: list[dict], errors: list[dict], rates: FillRates) -> list
     return rows[:WORST_PAGES]
 
 
-def summarise(items: list[dict], errors: list[dict]) -> Summary:
+def url_pattern(record: dict) -> str:
+    """Where a URL sits: its template, else its host and folder, at most two levels deep
+    (``host/docs/Articles/``), so one broken section is one group."""
+    if record.get("template"):
+        return str(record["template"])
+    parts = urlsplit(str(record.get("url", "")))
+    folders = [s for s in parts.path.split("/")[:-1] if s][:PATTERN_DEPTH]
+    return f"{parts.hostname or parts.scheme or 'unknown'}/{''.join(f + '/' for f in folders)}"
+
+
+def error_groups(errors: list[dict]) -> list[ErrorGroup]:
+    """One group per (reason, URL pattern), largest first, with a few example URLs."""
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for record in errors:
+        groups[(str(record.get("reason", "error")), url_pattern(record))].append(record)
+    rows = [ErrorGroup(reason, pattern, len(records), len(records) / len(errors),
+                       sorted(str(r.get("url", "")) for r in records)[:EXAMPLES_PER_GROUP],
+                       str(records[0].get("detail", "")))
+            for (reason, pattern), records in groups.items()]
+    return sorted(rows, key=lambda g: (-g.count, g.reason, g.pattern))
+
+
+def is_product_item(item: dict) -> bool:
+    data = (item.get("structured_data") or {}).get("structured_data") or {}
+    return item.get("page_type") == "product" or is_filled(data.get("price"))
+
+
+def product_fill(items: list[dict]) -> dict[str, dict[str, float]]:
+    """Per site (or template), the share of its product pages with each product field filled."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for item in filter(is_product_item, items):
+        found = item_fields(item)
+        group = found[0] if found else "unknown"
+        data = (item.get("structured_data") or {}).get("structured_data") or {}
+        counts[group]["pages"] += 1
+        for name in PRODUCT_FIELDS:
+            counts[group][name] += is_filled(data.get(name))
+    return {group: {name: c[name] / c["pages"] for name in PRODUCT_FIELDS} for group, c in sorted(counts.items())}
+
+
+def exit_code(items: int, errors: int, alarms: list | None) -> int:
+    """The code ``scrapy crawl`` ends with: 3 health alarm, 1 no item but errors, else 0."""
+    if alarms:
+        return 3
+    return 1 if not items and errors else 0
+
+
+def span_seconds(items: list[dict], errors: list[dict], stats: dict) -> float | None:
+    start, finish = parse_time(stats.get("start_time")), parse_time(stats.get("finish_time"))
+    if start and finish:
+        return (finish - start).total_seconds()
+    times = [t for t in (parse_time(r.get("fetched_at") or r.get("at")) for r in items + errors) if t]
+    return (max(times) - min(times)).total_seconds() if len(times) > 1 else None
+
+
+def outcome(items: list[dict], errors: list[dict], stats: dict) -> Outcome:
+    duration = span_seconds(items, errors, stats)
+    done = len(items) + len(errors)
+    alarms = [str(m) for m in stats.get("health/messages") or []] if "health/alarms" in stats else None
+    tokens = [v for k, v in stats.items() if k.startswith("llm/tokens/")]
+    return Outcome(
+        requested=int(stats.get("ledger/requested") or done), items=len(items), errors=len(errors),
+        duration_seconds=duration,
+        pages_per_minute=done / duration * 60 if duration else None,
+        bytes_downloaded=stats.get("downloader/response_bytes"),
+        rendered=sum(1 for item in items if item.get("rendered")),
+        llm_calls=stats.get("llm/calls"), llm_tokens=sum(tokens) if tokens else None,
+        health_alarms=alarms, exit_code=exit_code(len(items), len(errors), alarms),
+    )
+
+
+def summarise(items: list[dict], errors: list[dict], stats: dict | None = None) -> Summary:
     rates = FillRates.from_items(items)
     return Summary(
         items=len(items), errors=len(errors), timeline=timeline(items, errors),
         status_codes=count_by(items + errors, "status"), reasons=count_by(errors, "reason"),
         vendors=count_by(errors, "vendor"), fill_rates=rates,
         slowest_hosts=slowest_hosts(items), worst_pages=worst_pages(items, errors, rates),
+        outcome=outcome(items, errors, stats or {}), error_groups=error_groups(errors),
+        product_fill=product_fill(items), page_types=count_by(items, "page_type"),
     )
