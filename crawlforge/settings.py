@@ -69,6 +69,7 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawlforge.middlewares.robotstxt.RobotsTxtMiddleware": 100,
     "crawlforge.middlewares.robotstxt.CrawlDelayMiddleware": 110,
+    "crawlforge.distributed.politeness.SharedPolitenessMiddleware": 115,  # CRAWLFORGE_REDIS_URL only
     "crawlforge.middlewares.sizecap.SizeCapMiddleware": 120,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "crawlforge.middlewares.retry_after.RetryAfterMiddleware": 550,  # + Retry-After, backoff
@@ -201,6 +202,10 @@ CRAWLFORGE_LLM_MAX_RETRIES = 2  # retries of a failed call (connection errors, 4
 # and its scrapy-redis queue class (PriorityQueue, FifoQueue or LifoQueue).
 CRAWLFORGE_REDIS_URL = ""
 CRAWLFORGE_REDIS_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
+# Redis crawls: a host's delay and CONCURRENT_REQUESTS_PER_DOMAIN hold across all workers; a
+# dead worker's lease on a host expires after this many seconds.
+CRAWLFORGE_SHARED_POLITENESS = True
+CRAWLFORGE_POLITENESS_LEASE_SECONDS = 60
 # 429/503 are retried after Retry-After (capped), else after this base doubled per attempt.
 CRAWLFORGE_RETRY_BACKOFF_BASE = 2.0
 CRAWLFORGE_RETRY_AFTER_MAX = 120.0

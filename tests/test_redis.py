@@ -1,5 +1,6 @@
 """Distributed crawling on a real redis-server: `scrapy seed` pushes the start URL, two worker
-processes share the queue and the seen set, and their feeds hold every page exactly once."""
+processes share the queue and the seen set, and their feeds hold every page exactly once; and
+the host's Crawl-delay holds for the two workers together, as the server's own clock sees it."""
 
 import json
 import subprocess
@@ -48,3 +49,38 @@ def test_two_workers_share_one_queue_and_export_every_page_once(fixture_server, 
     # each worker's ledger settles what reached its own downloader: no page is an error
     assert [s.get("ledger/errors") for s in stats] == [0, 0]
     assert sum(s["ledger/items"] for s in stats) == TOTAL
+
+
+POLITE_PAGES = 12
+
+
+def polite_harvest(make_server, redis_url, tmp_path, shared: bool) -> list[float]:
+    """Two workers on one host whose robots.txt asks for a second between requests: the gaps
+    between the page requests the server saw."""
+    site = tmp_path / f"site-{shared}"
+    site.mkdir()
+    (site / "robots.txt").write_text("User-agent: *\nCrawl-delay: 1\n")
+    server = make_server(site)
+    seed(redis_url, "site", "--reset", server.url(f"/_gen/{POLITE_PAGES}/0"))
+    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 3,
+                "CONCURRENT_REQUESTS": 2,  # a worker takes no more than it can fetch: both get pages
+                "CRAWLFORGE_SHARED_POLITENESS": shared}
+    workers = [start_crawl("site", tmp_path / f"worker{n}-{shared}", settings=settings) for n in (1, 2)]
+    for process, _ in workers:
+        assert process.wait(timeout=120) == 0
+    feeds = [read_jsonl(items) for _, items in workers]
+    assert len(feeds[0]) + len(feeds[1]) == POLITE_PAGES and all(feeds)
+    times = sorted(hit["time"] for hit in server.access_log if hit["path"].startswith("/_gen/"))
+    return [later - earlier for earlier, later in zip(times, times[1:])]
+
+
+def test_two_workers_keep_the_hosts_crawl_delay_together(make_server, redis_url, tmp_path):
+    gaps = polite_harvest(make_server, redis_url, tmp_path, shared=True)
+    assert sum(gaps) / len(gaps) >= 0.9, gaps
+    assert min(gaps) >= 0.8, gaps
+
+
+def test_without_shared_politeness_two_workers_double_the_rate(make_server, redis_url, tmp_path):
+    """The reason for the above: each worker alone keeps only its own requests a second apart."""
+    gaps = polite_harvest(make_server, redis_url, tmp_path, shared=False)
+    assert min(gaps) < 0.5, gaps

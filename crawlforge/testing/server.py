@@ -26,7 +26,7 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
   max-age=0, must-revalidate``, and answer ``304`` to a matching ``If-None-Match`` / ``If-Modified-Since``
 - ``/_throttle/<code>/<n>/<seconds>/<rest>``: the first ``n`` requests for this path get
   ``<code>`` (429 or 503) with ``Retry-After: <seconds>``, later ones the file
-- ``/_log``: the access log as JSON (method, path, headers); ``/_log/clear`` empties it
+- ``/_log``: the access log as JSON (method, path, time, headers); ``/_log/clear`` empties it
 """
 
 from __future__ import annotations
@@ -279,7 +279,7 @@ class FixtureServer(ThreadingHTTPServer):
 
     def record(self, handler: BaseHTTPRequestHandler):
         with self._lock:
-            self.access_log.append({"method": handler.command, "path": handler.path,
+            self.access_log.append({"method": handler.command, "path": handler.path, "time": time.time(),
                                     "headers": dict(handler.headers.items())})
 
     def count(self, path: str) -> int:
