@@ -205,6 +205,11 @@ CRAWLFORGE_REDIS_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
 # Redis crawls: a host's delay and CONCURRENT_REQUESTS_PER_DOMAIN hold across all workers; a
 # dead worker's lease on a host expires after this many seconds.
 CRAWLFORGE_SHARED_POLITENESS = True
+# The Redis seen set: "set" (exact, ~90 bytes per URL) or "bloom" (a fixed-size Bloom filter for
+# this many URLs, which takes a new URL for a seen one at this rate; bench/bench_frontier.py).
+CRAWLFORGE_REDIS_DUPEFILTER = "set"
+CRAWLFORGE_BLOOM_CAPACITY = 10_000_000
+CRAWLFORGE_BLOOM_ERROR_RATE = 0.001
 CRAWLFORGE_POLITENESS_LEASE_SECONDS = 60
 # 429/503 are retried after Retry-After (capped), else after this base doubled per attempt.
 CRAWLFORGE_RETRY_BACKOFF_BASE = 2.0

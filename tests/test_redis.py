@@ -7,8 +7,12 @@ import subprocess
 import sys
 
 import redis
+from scrapy import Request
+from scrapy.utils.request import RequestFingerprinter
 
 from conftest import ROOT, read_jsonl
+
+from crawlforge.distributed.dupefilter import BloomDupeFilter
 from services import redis_url, start_crawl  # noqa: F401 - redis_url is a fixture
 
 TOTAL = 120
@@ -84,3 +88,14 @@ def test_without_shared_politeness_two_workers_double_the_rate(make_server, redi
     """The reason for the above: each worker alone keeps only its own requests a second apart."""
     gaps = polite_harvest(make_server, redis_url, tmp_path, shared=False)
     assert min(gaps) < 0.5, gaps
+
+
+def test_bloom_seen_set_knows_every_seen_url_and_few_false_ones(redis_url):
+    server = redis.Redis.from_url(redis_url)
+    seen = BloomDupeFilter(server, "bloom:test", fingerprinter=RequestFingerprinter(), capacity=7000, error_rate=0.01)
+    first = [Request(f"https://h{i % 7}.example/p/{i}") for i in range(5000)]
+    assert sum(seen.request_seen(request) for request in first) <= 100  # new URLs taken for seen ones
+    assert all(seen.request_seen(request) for request in first)  # a seen URL is never fetched again
+    fresh = [Request(f"https://other.example/q/{i}") for i in range(2000)]
+    assert sum(seen.request_seen(request) for request in fresh) <= 2000 * 0.02
+    assert server.strlen("bloom:test") <= 9 * 1024  # 7,000 URLs at 1 %: ~8 KB, against ~630 KB as a set

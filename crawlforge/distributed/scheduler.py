@@ -7,6 +7,9 @@ from scrapy_redis.scheduler import Scheduler
 
 from crawlforge.distributed import DUPEFILTER_KEY, QUEUE_KEY
 
+DUPEFILTERS = {"set": "crawlforge.distributed.dupefilter.RedisDupeFilter",
+               "bloom": "crawlforge.distributed.dupefilter.BloomDupeFilter"}
+
 
 class RedisScheduler(Scheduler):
     """Differences from scrapy-redis 0.9.1:
@@ -26,7 +29,7 @@ class RedisScheduler(Scheduler):
         settings.set("SCHEDULER_IDLE_BEFORE_CLOSE", 0)
         settings.set("SCHEDULER_QUEUE_KEY", QUEUE_KEY)
         settings.set("SCHEDULER_DUPEFILTER_KEY", DUPEFILTER_KEY)
-        settings.set("DUPEFILTER_CLASS", "crawlforge.distributed.dupefilter.RedisDupeFilter")
+        settings.set("DUPEFILTER_CLASS", DUPEFILTERS[crawler.settings.get("CRAWLFORGE_REDIS_DUPEFILTER")])
         settings.set("SCHEDULER_QUEUE_CLASS", crawler.settings.get("CRAWLFORGE_REDIS_QUEUE_CLASS"))
         scheduler = cls.from_settings(settings)
         scheduler.stats = crawler.stats
