@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from crawlforge.extract.embedded import extract_embedded_state, select_json_path
-from crawlforge.extract.state.jsonfind import find_json_paths
+from crawlforge.extract.pagehelpers.jsonfind import find_json_paths
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "embedded"
 

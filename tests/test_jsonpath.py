@@ -3,7 +3,7 @@
 import pytest
 
 from crawlforge.extract.embedded import JsonPathError, select_json_path
-from crawlforge.extract.state.jsonfind import find_json_paths
+from crawlforge.extract.pagehelpers.jsonfind import find_json_paths
 from crawlforge.extract.state.jsonpath import parse_json_path
 
 DATA = {"a": {"b": [{"c": 0}, {"d": False}]}, "n": None, "apollo_state": {"ROOT_QUERY": {"x": 1}}}

@@ -2,7 +2,7 @@
 
 Ported from commit 067322582ff41fa6af6099554a9db4d7a9214a13 (templates.md §0.1):
 extractEmbeddedState / findJsonPaths / selectJsonPath as crawlforge.extract.embedded.
-extract_embedded_state / crawlforge.extract.state.jsonfind.find_json_paths / select_json_path, on the
+extract_embedded_state / crawlforge.extract.pagehelpers.jsonfind.find_json_paths / select_json_path, on the
 upstream captures (fixtures/embedded; the Ticketmaster, Healthgrades, elk.zone, nuxt.com and
 YouTube pages are the crawlforge-mcp copies, templates.md §7).
 """
@@ -15,7 +15,7 @@ import pytest
 
 from crawlforge.extract.embedded import extract_embedded_state, select_json_path
 from crawlforge.extract.state.jsjson import byte_size
-from crawlforge.extract.state.jsonfind import find_json_paths
+from crawlforge.extract.pagehelpers.jsonfind import find_json_paths
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "embedded"
 

@@ -1,7 +1,7 @@
 """Upstream conformance: tests/jsonFind.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit 067322582ff41fa6af6099554a9db4d7a9214a13 (the stored version):
-findJsonPaths as crawlforge.extract.state.jsonfind.find_json_paths (options limit, preview_chars,
+findJsonPaths as crawlforge.extract.pagehelpers.jsonfind.find_json_paths (options limit, preview_chars,
 max_nodes). Expected previews are written out as JavaScript's ``JSON.stringify(v).slice(0, n)``
 gives them (UTF-16 units). JS ``undefined`` has no Python value: a dict member holding it is
 left out and a list slot holding it is ``None``, which stringify renders identically.
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from crawlforge.extract.embedded import extract_embedded_state, select_json_path
-from crawlforge.extract.state.jsonfind import find_json_paths
+from crawlforge.extract.pagehelpers.jsonfind import find_json_paths
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "embedded"
 EMPTY = {"matches": [], "total": 0, "truncated": False}

@@ -1,13 +1,13 @@
 """Upstream conformance: tests/links.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit 8330e10281149f790cdc4bc87eea1ea8a8528975 (the stored version):
-extractLinkRecords as crawlforge.extract.content.links.extract_link_records, its options as keyword
+extractLinkRecords as crawlforge.extract.pagehelpers.links.extract_link_records, its options as keyword
 arguments (page_url, base_url, include_anchors, dedupe); the document is HTML or a parser.
 """
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.links import extract_link_records
+from crawlforge.extract.pagehelpers.links import extract_link_records
 
 PAGE = "https://example.com/docs/page"
 

@@ -4,13 +4,13 @@ Ported from commit b008adb364ad186a30849f5f135db07297758fd7, the newest stored v
 21d5181d754c250846499d6ce236407af5f4fd3a plus the "inline text before a block starts its own
 line" case, which goes with the b008adb src/pageText.js (a block starts a line as well as ending
 it; spec §5.8 describes the older 21d5181d code, which ends it only). flattenText as
-crawlforge.extract.content.pagetext.flatten_text(doc, root=None); a root is a CSS selector, a node or
+crawlforge.extract.pagehelpers.pagetext.flatten_text(doc, root=None); a root is a CSS selector, a node or
 several nodes; the document is HTML or a LexborHTMLParser.
 """
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.pagetext import flatten_text
+from crawlforge.extract.pagehelpers.pagetext import flatten_text
 
 HN_LIKE_HTML = """<html><body><table>
   <tr class="athing"><td><span class="rank">1.</span></td>

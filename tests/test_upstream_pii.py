@@ -1,7 +1,7 @@
 """Upstream conformance: tests/pii.test.js of mysleekdesigns/crawlforge-extractors.
 
 Ported from commit 39c78485232a2f9abd61235ddf4c61354e8e7518 (the stored version): redactPii as
-crawlforge.extract.content.pii.redact_pii (options as keyword arguments ``entities``, ``replace_style``),
+crawlforge.extract.pagehelpers.pii.redact_pii (options as keyword arguments ``entities``, ``replace_style``),
 on the upstream false-positive fixture (fixtures/pagehelpers/no-pii.md). JS ``Object.isFrozen``
 is a tuple here; the ``Symbol`` bad-input case is a plain ``object()``.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from crawlforge.extract.state.jsutil import NOT_WS, WS
-from crawlforge.extract.content.pii import DEFAULT_REPLACE_STYLE, MODEL_ONLY_ENTITIES, REGEX_ENTITIES, redact_pii
+from crawlforge.extract.pagehelpers.pii import DEFAULT_REPLACE_STYLE, MODEL_ONLY_ENTITIES, REGEX_ENTITIES, redact_pii
 
 MASK = "[REDACTED]"
 PAGE = (Path(__file__).resolve().parent.parent / "fixtures" / "pagehelpers" / "no-pii.md").read_text(encoding="utf-8")

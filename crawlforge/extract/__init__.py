@@ -15,15 +15,15 @@ _HOMES = {
     "state.jsliteral": ("evaluate_literal_node", "evaluate_literal_source"),
     "state.framework_data": ("decode_nuxt_data",),
     "state.jsonpath": ("JsonPathError", "parse_json_path", "select_json_path"),
-    "state.jsonfind": ("find_json_paths",),
+    "pagehelpers.jsonfind": ("find_json_paths",),
     "shopify": ("shopify_product_from_jsonld",),
     "verdict": ("detect_challenge_page", "document_verdict"),
     "units": ("rank_units", "segment_units"),
-    "content.pagetext": ("flatten_text",),
-    "content.tables": ("grid_tables",),
-    "content.links": ("absolute_urls", "extract_link_records"),
+    "pagehelpers.pagetext": ("flatten_text",),
+    "pagehelpers.tables": ("grid_tables",),
+    "pagehelpers.links": ("absolute_urls", "extract_link_records"),
     "state.jsutil": ("safe_href",),
-    "content.pii": ("DEFAULT_REPLACE_STYLE", "MODEL_ONLY_ENTITIES", "REGEX_ENTITIES", "redact_pii"),
+    "pagehelpers.pii": ("DEFAULT_REPLACE_STYLE", "MODEL_ONLY_ENTITIES", "REGEX_ENTITIES", "redact_pii"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -4,7 +4,7 @@ Next.js (`__NEXT_DATA__`, RSC flight chunks), Nuxt, Apollo, Redux, SvelteKit,
 Inertia and Shopify pages serialise the data their UI renders into the
 document; reading it gives the site's own values. Raw HTML in (not a
 script-stripped document), named payloads out; one regex pass per source, no
-DOM, never eval, never truncated. See templates.md §5.3 for the order of sources.
+DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of sources.
 """
 
 import re

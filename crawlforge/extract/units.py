@@ -1,5 +1,5 @@
 """Query units: the sentences, table rows and code blocks of a page's markdown that
-answer a question, quoted verbatim with offsets (templates.md §5.7).
+answer a question, quoted verbatim with offsets (docs/templates.md §5.7).
 
 Every unit keeps ``markdown[offset:offset + length] == text`` (Python str indexes):
 trimming moves offsets, nothing rewrites text. Ranking is BM25 written out here

@@ -2,7 +2,7 @@
 
 ``detect_challenge_page`` names the bot-protection vendor whose challenge or block page this
 is; ``document_verdict`` adds HTTP error pages, empty documents and error-titled placeholders
-(templates.md §5.6, plus vendors the upstream library lacks: Imperva Incapsula, Distil, Sucuri,
+(docs/templates.md §5.6, plus vendors the upstream library lacks: Imperva Incapsula, Distil, Sucuri,
 AWS CloudFront, Fastly, DDoS-Guard, Wordfence, ModSecurity, Google, Radware, Kasada, Azure,
 BitNinja, and unnamed captcha gates).
 Vendor markers count only on short pages, so an article that mentions them stays an article.

@@ -21,7 +21,7 @@ from crawlforge.templates.ats import ATS_TEMPLATES
 
 BASELINE_FORMAT = "crawlforge-health-baseline/1"
 
-# Fields without which a template's item is useless; the spec (templates.md §3, §4) names them
+# Fields without which a template's item is useless; docs/templates.md (§3, §4) names them
 # as each entity's identity. Kept here rather than on the templates: they are a health policy.
 JOB_REQUIRED = ("id", "title", "url")
 REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,4 @@
-"""Regex redaction of the personal data a scraped page carries (upstream ``src/pii.js``, §5.12).
+"""Regex redaction of the personal data a scraped page carries (docs/templates.md §5.12).
 
 Precision over recall: a redacted price destroys content the caller cannot get back, so every
 detector fails by not matching. A bare digit run is never a phone; a card must pass Luhn and an

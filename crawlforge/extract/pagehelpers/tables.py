@@ -1,4 +1,4 @@
-"""Data tables rewritten as plain grids for a markdown converter (upstream ``src/tables.js``, §5.9).
+"""Data tables rewritten as plain grids for a markdown converter (docs/templates.md §5.9).
 
 A GFM pipe table is one header row over rows of equal width, each cell on one line. HTML tables
 are not: a two-row header ("Height" over "m" and "ft"), a rowspan that leaves later rows a cell

@@ -1,4 +1,4 @@
-"""Page text with one line per block element (upstream ``src/pageText.js``, spec §5.8).
+"""Page text with one line per block element (docs/templates.md §5.8).
 
 A plain ``.text()`` welds blocks together: ``<h1>Hi</h1><p>there</p>`` reads "Hithere" and table
 rows run into each other. Block boundaries are marked with a private-use sentinel while the

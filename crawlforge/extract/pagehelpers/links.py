@@ -1,5 +1,5 @@
-"""A page's links as records, and its link and image URLs made absolute (upstream ``src/links.js``
-and ``absoluteUrls`` of ``src/urls.js``; spec §5.10, §5.11).
+"""A page's links as records, and its link and image URLs made absolute (docs/templates.md
+§5.10, §5.11).
 
 URLs are parsed the WHATWG way (ada-url, as the browser's ``new URL``), not with ``urljoin``: the
 records' ``href`` and the dedupe key must be the serialisation a browser gives.
