@@ -46,7 +46,8 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 # kill-safe on disk (JOBDIR) or Scrapy's own; local feeds are written unbuffered, so the feed of
 # a killed crawl holds every item its frontier counts as done.
 SCHEDULER = "crawlforge.distributed.local_scheduler.Scheduler"
-FEED_STORAGES = {"file": "crawlforge.feedstorage.DurableFileFeedStorage"}
+FEED_STORAGES = {"file": "crawlforge.feedstorage.DurableFileFeedStorage",
+                 "s3": "crawlforge.spooledfeed.SpooledS3FeedStorage"}  # with JOBDIR: spooled, kill-safe
 # A Redis worker with nothing to do closes after this many seconds (0: waits for seeds forever).
 MAX_IDLE_TIME_BEFORE_CLOSE = 30
 # Incremental recrawls: with HTTPCACHE_ENABLED=True pages are revalidated (ETag, Last-Modified).
