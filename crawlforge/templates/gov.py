@@ -15,7 +15,7 @@ from ada_url import URLSearchParams
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
     JS_WHITESPACE, encode_uri_component, first_truthy, is_integer, js_parse_int, js_string, js_to_number, js_trim,
-    js_truthy, safe_url,
+    js_truthy, path_match, safe_url,
 )
 from .api import as_list, field, parse_json, with_query
 
@@ -89,8 +89,7 @@ class NhtsaVin(Template):
 
     def resolve_url(self, url: str) -> str:
         """Any decode endpoint (all default to XML; two are a nested shape) -> flat DecodeVinValues JSON."""
-        parsed = safe_url(url)
-        match = _DECODE_PATH.match(parsed.pathname) if parsed is not None else None
+        parsed, match = path_match(url, _DECODE_PATH)
         if not match:
             return url
         parsed.pathname = f"{match[1]}DecodeVinValues/{match[2]}"

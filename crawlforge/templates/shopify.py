@@ -14,18 +14,8 @@ from ada_url import URLSearchParams
 from .api import parse_json
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
-    encode_uri_component,
-    html_to_text,
-    is_integer,
-    is_number,
-    js_parse_float,
-    js_parse_int,
-    js_string,
-    js_to_fixed,
-    js_to_number,
-    js_trim,
-    js_truthy,
-    safe_url,
+    encode_uri_component, html_to_text, is_integer, is_number, js_parse_float, js_parse_int, js_string,
+    js_to_fixed, js_to_number, js_trim, js_truthy, safe_url,
 )
 
 STOREFRONTS_ONLY = "This template only works on Shopify storefronts."
