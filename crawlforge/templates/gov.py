@@ -124,6 +124,8 @@ class NhtsaVin(Template):
 NPI_ENDPOINT = "https://npiregistry.cms.hhs.gov/api/"
 NPI_VERSION = "2.1"  # 1.0, 2.0 and the unversioned endpoint are retired
 NPI_DEFAULT_LIMIT = 10
+# The registry silently caps `skip` at 1000 instead of failing: checked, and paging stops there.
+NPI_MAX_SKIP = 1000
 NPI_SEARCH_FIELDS = (
     "number", "enumeration_type", "taxonomy_description", "name_purpose", "first_name",
     "use_first_name_alias", "last_name", "organization_name", "address_purpose", "city",
@@ -307,7 +309,7 @@ class NpiProvider(Template):
                 '{"Errors":[{"description":"No valid search criteria provided"}]}.'
             )
         # the registry's own rules (state alone, ...) are left to it; extract_list names its answer
-        for name, low, high in (("limit", 1, 200), ("skip", 0, 1000)):
+        for name, low, high in (("limit", 1, 200), ("skip", 0, NPI_MAX_SKIP)):
             if _given(params.get(name)):
                 pairs.append((name, str(_npi_bound(name, params[name], low, high))))
         return with_query(NPI_ENDPOINT, pairs)
@@ -330,6 +332,13 @@ class NpiProvider(Template):
         # no total: result_count is this page's size; a full page is the only "maybe more" signal
         return {"items": items, "count": len(items), "limit": limit, "skip": skip,
                 "more_possible": len(items) == limit}
+
+    def next_page_url(self, url: str, data: dict) -> str | None:
+        """The next ``skip`` while pages come back full, up to the registry's cap."""
+        if not data.get("more_possible"):
+            return None
+        skip = data["skip"] + data["limit"]
+        return with_query(url, [("skip", skip)]) if skip <= NPI_MAX_SKIP else None
 
 
 GOV_TEMPLATES = [NhtsaVin(), NpiProvider()]
