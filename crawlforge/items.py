@@ -39,6 +39,9 @@ class Page(BaseModel):
     template: str | None = None
     template_data: Any = None
     template_warnings: list[str] = Field(default_factory=list)
+    # `auto`: the template that claimed the URL and left it ({template, reason, detail}), when
+    # the page was then read as a generic page
+    template_fallback: dict[str, str] | None = None
     # units of the markdown that answer the crawl's query (CRAWLFORGE_QUERY / -a query=)
     highlights: list[dict[str, Any]] | None = None
     structure_signature: dict[str, Any] | None = None

@@ -10,7 +10,7 @@ import pytest
 from crawlforge.templates import TemplateError, TemplateRejectedError
 from crawlforge.templates.ats import ATS_TEMPLATES
 from crawlforge.items import Job
-from crawlforge.templates.jobs import JOB_FIELDS
+from crawlforge.templates.ats.jobs import JOB_FIELDS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "connectors" / "ats"
 CONNECTORS = {t.id: t for t in ATS_TEMPLATES}

@@ -347,3 +347,10 @@ def test_npi_foreign_json_and_html_are_rejected():
     )
     with pytest.raises(TemplateRejectedError, match=r"^Not an NPI registry response: .* did not return JSON\. "):
         NPI.extract_list("<!doctype html><html>NPPES NPI Registry</html>", NPI_URL)
+
+
+def test_npi_next_page_follows_skip_until_the_registrys_cap():
+    full = {"more_possible": True, "limit": 200, "skip": 600}
+    assert NPI.next_page_url(NPI_URL, full).endswith("limit=5&skip=800")
+    assert NPI.next_page_url(NPI_URL, {**full, "skip": 900}) is None  # 1100 is past the silent cap
+    assert NPI.next_page_url(NPI_URL, {**full, "more_possible": False}) is None

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from crawlforge.items import Job
-from crawlforge.templates.jobs import (
+from crawlforge.templates.ats.jobs import (
     JOB_FIELDS, is_remote, iso_date, job, job_id, join_location, list_result, trimmed,
 )
 

@@ -14,7 +14,7 @@ from crawlforge.templates import (
     TemplateRejectedError,
     retired_template,
 )
-from crawlforge.templates.registry import js_regex_literal
+from crawlforge.templates.registry import by_shape_only, js_regex_literal
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "templates"
 REGISTRY = TemplateRegistry()
@@ -312,3 +312,24 @@ def test_shopify_collection_optional_params_change_the_url():
     base = template.list_url({"store": "a.com", "collection": "mens"})
     assert template.list_url({"store": "a.com", "collection": "mens", "limit": 5}) == base + "?limit=5"
     assert template.list_url({"store": "a.com", "collection": "mens", "page": 5}) == base + "?page=5"
+
+
+@pytest.mark.parametrize(
+    ("url", "template_id"),
+    [
+        ("https://aws.amazon.com/s3/", None),
+        ("https://www.amazon.com/", None),
+        ("https://www.amazon.com/Some-Widget/dp/B01/products/thing", "amazon-product"),
+        ("https://www.amazon.de/gp/product/B000000000", "amazon-product"),
+        ("https://www.amazon.com/products/mug", "shopify-product"),  # not an Amazon page: the shape is left
+        ("https://www.apple.com/products/iphone", "shopify-product"),
+    ],
+)
+def test_route_sends_only_a_templates_own_pages_to_it(url, template_id):
+    routed = REGISTRY.route(url)
+    assert (routed.id if routed else None) == template_id
+
+
+def test_a_match_by_url_shape_only_is_told_apart_from_a_site_match():
+    assert by_shape_only(REGISTRY.get("shopify-product"), "https://www.apple.com/products/iphone")
+    assert not by_shape_only(REGISTRY.get("npm-package"), "https://www.npmjs.com/package/express")

@@ -210,3 +210,11 @@ def test_collection_list_url_errors_name_the_parameter(params, message):
 def test_collection_run_is_the_list_mixup_error():
     with pytest.raises(TemplateError, match=r'^Template "shopify-collection" returns a list, not a single entity\. Use runList\(\) instead\.$'):
         REGISTRY.run("shopify-collection", fixture("shopify/allbirds-collection.json"), "https://www.allbirds.com/collections/mens")
+
+
+def test_collection_next_page_and_default_page_size_are_the_templates_own():
+    collection = REGISTRY.get("shopify-collection")
+    assert collection.default_params == {"limit": "250"}
+    assert collection.next_page_url(COLLECTION_URL, {"has_more": True, "page": 1}).endswith("?limit=2&page=2")
+    assert collection.next_page_url(COLLECTION_URL, {"has_more": False, "page": 1}) is None
+    assert REGISTRY.get("shopify-product").next_page_url(COLLECTION_URL, {"has_more": True, "page": 1}) is None

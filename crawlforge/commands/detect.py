@@ -7,25 +7,40 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawlforge.templates import TemplateRegistry, retired_template
-from crawlforge.templates.registry import fetch_url, js_regex_literal
+from crawlforge.spiders.templates import REGISTRY
+from crawlforge.templates import retired_template
+from crawlforge.templates.registry import by_shape_only, fetch_url, js_regex_literal
 
 
 def explain(url: str) -> tuple[str, bool]:
     """(what to print, whether a live template claims the URL)."""
-    registry = TemplateRegistry()
-    template = registry.detect(url)
+    template = REGISTRY.route(url)
     if template is not None:
-        fetch = fetch_url(template, url)
-        lines = [f"{template.id}: {template.name}",
-                 f"  matched by {js_regex_literal(template.target_pattern)}"]
-        if fetch != url:
-            lines.append(f"  fetches {fetch}")
-        lines.append(f"  run it: scrapy crawl {template.id} -a url='{url}'")
-        return "\n".join(lines), True
+        return claim(template, url), True
     if retired := retired_template(url):
         return f"{retired['id']} (retired): {retired['reason']}", False
-    return f"No template claims {url}; `scrapy crawl site -a url=...` handles it as a generic page.", False
+    lines = [f"No template claims {url}; `scrapy crawl site -a url=...` handles it as a generic page."]
+    if site_template := REGISTRY.detect(url):
+        lines.append(f"  {site_template.id} reads this site, but only pages matching "
+                     f"{js_regex_literal(site_template.page_pattern)}")
+    return "\n".join(lines), False
+
+
+def claim(template, url: str) -> str:
+    lines = [f"{template.id}: {template.name}"]
+    pattern = js_regex_literal(template.target_pattern)
+    fetch = fetch_url(template, url)
+    if by_shape_only(template, url):
+        lines.append(f"  matched by {pattern}: the URL's shape only, which any site may share")
+        lines.append(f"  the template verifies the site from its answer{f' at {fetch}' if fetch != url else ''}; "
+                     "`scrapy crawl auto` reads a page it leaves as a generic page")
+        lines.append(f"  run it: scrapy crawl auto -a url='{url}'")
+        return "\n".join(lines)
+    lines.append(f"  matched by {pattern}")
+    if fetch != url:
+        lines.append(f"  fetches {fetch}")
+    lines.append(f"  run it: scrapy crawl {template.id} -a url='{url}'")
+    return "\n".join(lines)
 
 
 class Command(ScrapyCommand):

@@ -49,4 +49,4 @@ class JobsSpider(CrawlforgeSpider):
     def parse(self, response):
         template_id = response.meta["crawlforge_template"]
         self.crawler.stats.inc_value(f"jobs/boards/{template_id}")
-        yield from run_template(self, REGISTRY.get(template_id), response)
+        yield from run_template(self, REGISTRY, REGISTRY.get(template_id), response)

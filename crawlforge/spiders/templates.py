@@ -14,35 +14,17 @@ import os
 import re
 
 import scrapy
-from w3lib.url import add_or_replace_parameter
 
-from crawlforge.items import Page
+from crawlforge.items import Job, Page
 from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
-from crawlforge.items import Job
 from crawlforge.templates.registry import fetch_url
 
 REGISTRY = TemplateRegistry()
 JOB_SOURCES = frozenset(template.id for template in ATS_TEMPLATES)
 # What a connector's next page keeps of the request meta (a new URL: not the ledger id).
 PAGE_META = ("crawlforge_template", "crawlforge_render")
-# Shopify answers up to 250 products a page; asking for fewer only means more requests.
-DEFAULT_LIST_PARAMS = {"shopify-collection": {"limit": "250"}}
-
-
-# The NPI registry silently caps `skip` at 1000 instead of failing, so paging stops there.
-MAX_SKIP = 1000
-
-
-def next_page_url(url: str, data: dict) -> str | None:
-    """The connector's next page, from the paging fields its list result carries."""
-    if data.get("has_more") and data.get("page"):
-        return add_or_replace_parameter(url, "page", str(int(data["page"]) + 1))
-    if data.get("more_possible") and data.get("limit"):
-        skip = int(data.get("skip") or 0) + int(data["limit"])
-        return add_or_replace_parameter(url, "skip", str(skip)) if skip <= MAX_SKIP else None
-    return None
 
 
 def render_meta(template) -> dict:
@@ -58,13 +40,14 @@ def spider_param(value):
 class TemplateSpider(CrawlforgeSpider):
     """Runs its ``template`` on every response it fetches."""
 
-    template = None  # set on each generated class
+    template = None  # set on each generated class, with a registry of it alone, built once
+    registry = None
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
     def __init__(self, url=None, urls_file=None, documents_dir=None, **params):
         options = {name: params.pop(name) for name in CRAWL_OPTIONS if name in params}
         super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir, **options)
-        self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}),
+        self.params = {**getattr(self.template, "default_params", {}),
                        **{name: spider_param(value) for name, value in params.items()}}
 
     @classmethod
@@ -98,25 +81,37 @@ class TemplateSpider(CrawlforgeSpider):
             yield scrapy.Request(self.list_start_url, callback=self.parse, meta=meta)
 
     def parse(self, response):
-        yield from run_template(self, self.template, response, self.params)
+        yield from run_template(self, self.registry, self.template, response, self.params)
 
 
-def run_template(spider: CrawlforgeSpider, template, response, params: dict | None = None):
+def template_failure(template, error: Exception) -> tuple[str, str]:
+    """(reason, detail) of a body the template rejected or could not read."""
+    reason = "template_rejected" if isinstance(error, TemplateError) else "template_error"
+    return reason, f"{template.id}: {error}"
+
+
+def run_template(spider: CrawlforgeSpider, registry: TemplateRegistry, template, response,
+                 params: dict | None = None):
     """Items (or next-page requests) from one template response; a rejected body ends the URL
     with an error record instead of an item of nulls."""
-    url = response.meta.get("crawlforge_url", response.url)
     try:
-        if callable(getattr(template, "extract_list", None)):
-            yield from list_items(template, response, params)
-        else:
-            yield entity_item(template, response, url)
+        yield from template_results(registry, template, response, params)
     except (TemplateError, ValueError) as error:
-        reason = "template_rejected" if isinstance(error, TemplateError) else "template_error"
-        spider.fail(url, reason, f"{template.id}: {error}", stage="template", status=response.status)
+        url = response.meta.get("crawlforge_url", response.url)
+        spider.fail(url, *template_failure(template, error), stage="template", status=response.status)
 
 
-def entity_item(template, response, url: str) -> Page:
-    result = TemplateRegistry([template]).run(template.id, response.text, url, fetched_url=response.url)
+def template_results(registry: TemplateRegistry, template, response, params: dict | None = None):
+    """What ``template`` makes of a response; raises ``TemplateError``/``ValueError`` on a body
+    it rejects, before anything is yielded."""
+    if callable(getattr(template, "extract_list", None)):
+        return list_items(registry, template, response, params)
+    return [entity_item(registry, template, response)]
+
+
+def entity_item(registry: TemplateRegistry, template, response) -> Page:
+    url = response.meta.get("crawlforge_url", response.url)
+    result = registry.run(template.id, response.text, url, fetched_url=response.url)
     fields = {"template": template.id, "template_data": result["data"],
               "template_warnings": result.get("warnings", [])}
     if is_html(response):
@@ -125,20 +120,22 @@ def entity_item(template, response, url: str) -> Page:
                 content_type=content_type(response) or None, **fields)
 
 
-def list_items(template, response, params: dict | None):
-    result = TemplateRegistry([template]).run_list(template.id, response.text, url=response.url, params=params)
-    data = result["data"]
-    for entry in data.get("items", []):
-        yield Job(**entry) if template.id in JOB_SOURCES else {"template": template.id, **entry}
-    if data.get("items") and (next_url := next_page_url(response.url, data)):
-        yield scrapy.Request(next_url, callback=response.request.callback,
-                             meta={key: response.meta[key] for key in PAGE_META if key in response.meta})
+def list_items(registry: TemplateRegistry, template, response, params: dict | None) -> list:
+    data = registry.run_list(template.id, response.text, url=response.url, params=params)["data"]
+    entries = data.get("items", [])
+    results = [Job(**entry) if template.id in JOB_SOURCES else {"template": template.id, **entry}
+               for entry in entries]
+    next_page = getattr(template, "next_page_url", None)
+    if entries and callable(next_page) and (next_url := next_page(response.url, data)):
+        results.append(scrapy.Request(next_url, callback=response.request.callback,
+                                      meta={key: response.meta[key] for key in PAGE_META if key in response.meta}))
+    return results
 
 
 def spider_class(template) -> type[TemplateSpider]:
     class_name = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", template.id)) + "Spider"
-    attributes = {"name": template.id, "template": template, "__module__": __name__,
-                  "__doc__": f"{template.name}: {template.description}"}
+    attributes = {"name": template.id, "template": template, "registry": TemplateRegistry([template]),
+                  "__module__": __name__, "__doc__": f"{template.name}: {template.description}"}
     if delay := getattr(template, "crawl_delay_seconds", None):
         attributes["download_delay"] = delay  # Scrapy's per-slot delay; AutoThrottle never goes below it
         attributes["crawl_delay_seconds"] = delay

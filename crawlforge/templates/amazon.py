@@ -200,6 +200,8 @@ class AmazonProduct(Template):
         r"amazon\.(?:com|co\.uk|co\.jp|de|fr|es|it|nl|se|pl|ca|in|sg|ae|sa|eg|com\.au|com\.br|com\.mx|com\.be|com\.tr)",
         re.I,
     )
+    # the target pattern names the marketplaces; a product page also has its ASIN path
+    page_pattern = re.compile(r"\/(?:dp|gp\/product|gp\/aw\/d)\/[A-Z0-9]", re.I)
 
     def extract(self, doc: Doc) -> dict:
         if find_first(doc, 'form[action*="validateCaptcha"]') is not None:

@@ -29,6 +29,13 @@ class Template:
     define ``extract(doc)`` (HTML pages), ``extract_raw(body, url)`` (machine endpoints) or
     ``extract_list(body, url, params)`` (list connectors), plus ``resolve_url(url)`` /
     ``list_url(params)`` when the fetch URL differs from the page URL.
+
+    What a crawl needs beyond the upstream contract is declared here too, so the spiders know
+    no template by name: ``page_pattern`` (every page the template reads also matches it: a
+    host-wide target pattern does not make a site's home page a product), ``default_params``
+    (list parameters a crawl uses unless given), ``next_page_url(url, data)`` (the list's next
+    page, from the paging fields of ``data``) and ``crawl_delay_seconds`` (the pacing the site
+    asks for).
     """
 
     id: str = ""
@@ -39,6 +46,12 @@ class Template:
     requires_api_key: bool = False
     credential_ref: str | None = None
     crawl_delay_seconds: float | None = None
+    page_pattern: re.Pattern | None = None
+    default_params: dict = {}
+
+    def next_page_url(self, url: str, data: dict) -> str | None:
+        """The URL of the list's next page; None for a template whose answer is not paged."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}>"

@@ -10,6 +10,7 @@ re-exported here. This module adds what only templates need: ``JSON.parse`` of a
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime, timezone
 from urllib.parse import quote
 
@@ -86,6 +87,13 @@ def safe_url(url, base: str | None = None) -> URL | None:
         return URL(url, base) if base is not None else URL(url)
     except ValueError:
         return None
+
+
+def path_match(url, pattern: re.Pattern) -> tuple[URL | None, re.Match | None]:
+    """The parsed URL and ``pattern`` searched in its path (None, None when it does not parse):
+    how a template finds the id in a page URL it rewrites to its endpoint."""
+    parsed = safe_url(url)
+    return parsed, pattern.search(parsed.pathname) if parsed is not None else None
 
 
 def encode_uri_component(value) -> str:

@@ -23,8 +23,8 @@ from .common import (
     list_text,
     meta_content,
     node_text,
+    path_match,
     safe_href,
-    safe_url,
     text,
     tidy,
 )
@@ -107,8 +107,7 @@ class GithubRepo(Template):
 
     def resolve_url(self, url: str) -> str:
         """A branch or folder view (``/tree/...``) → the repository home page."""
-        parsed = safe_url(url)
-        match = _TREE_PATH.match(parsed.pathname) if parsed is not None else None
+        parsed, match = path_match(url, _TREE_PATH)
         return f"{parsed.origin}/{match.group(1)}/{match.group(2)}" if match else url
 
     def extract(self, doc: Doc) -> dict:

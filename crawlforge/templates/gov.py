@@ -15,7 +15,7 @@ from ada_url import URLSearchParams
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
     JS_WHITESPACE, encode_uri_component, first_truthy, is_integer, js_parse_int, js_string, js_to_number, js_trim,
-    js_truthy, safe_url,
+    js_truthy, path_match, safe_url,
 )
 from .api import as_list, field, parse_json, with_query
 
@@ -89,8 +89,7 @@ class NhtsaVin(Template):
 
     def resolve_url(self, url: str) -> str:
         """Any decode endpoint (all default to XML; two are a nested shape) -> flat DecodeVinValues JSON."""
-        parsed = safe_url(url)
-        match = _DECODE_PATH.match(parsed.pathname) if parsed is not None else None
+        parsed, match = path_match(url, _DECODE_PATH)
         if not match:
             return url
         parsed.pathname = f"{match[1]}DecodeVinValues/{match[2]}"
@@ -125,6 +124,8 @@ class NhtsaVin(Template):
 NPI_ENDPOINT = "https://npiregistry.cms.hhs.gov/api/"
 NPI_VERSION = "2.1"  # 1.0, 2.0 and the unversioned endpoint are retired
 NPI_DEFAULT_LIMIT = 10
+# The registry silently caps `skip` at 1000 instead of failing: checked, and paging stops there.
+NPI_MAX_SKIP = 1000
 NPI_SEARCH_FIELDS = (
     "number", "enumeration_type", "taxonomy_description", "name_purpose", "first_name",
     "use_first_name_alias", "last_name", "organization_name", "address_purpose", "city",
@@ -308,7 +309,7 @@ class NpiProvider(Template):
                 '{"Errors":[{"description":"No valid search criteria provided"}]}.'
             )
         # the registry's own rules (state alone, ...) are left to it; extract_list names its answer
-        for name, low, high in (("limit", 1, 200), ("skip", 0, 1000)):
+        for name, low, high in (("limit", 1, 200), ("skip", 0, NPI_MAX_SKIP)):
             if _given(params.get(name)):
                 pairs.append((name, str(_npi_bound(name, params[name], low, high))))
         return with_query(NPI_ENDPOINT, pairs)
@@ -331,6 +332,13 @@ class NpiProvider(Template):
         # no total: result_count is this page's size; a full page is the only "maybe more" signal
         return {"items": items, "count": len(items), "limit": limit, "skip": skip,
                 "more_possible": len(items) == limit}
+
+    def next_page_url(self, url: str, data: dict) -> str | None:
+        """The next ``skip`` while pages come back full, up to the registry's cap."""
+        if not data.get("more_possible"):
+            return None
+        skip = data["skip"] + data["limit"]
+        return with_query(url, [("skip", skip)]) if skip <= NPI_MAX_SKIP else None
 
 
 GOV_TEMPLATES = [NhtsaVin(), NpiProvider()]

@@ -74,6 +74,28 @@ def _host_anchored(pattern: re.Pattern, url: str) -> bool:
     return pattern.search(parsed.href) is None
 
 
+def by_shape_only(template, url: str) -> bool:
+    """True when the template's pattern matched the URL's shape, not its site: it would match on
+    any host, so only the fetched answer says whether the site is the template's."""
+    pattern = _pattern(template)
+    return pattern is not None and not _host_anchored(pattern, url)
+
+
+def _is_page(template, url: str) -> bool:
+    page_pattern = _get(template, "page_pattern")
+    return page_pattern is None or page_pattern.search(url) is not None
+
+
+def _first_choice(candidates: list, url: str):
+    """The first host-anchored candidate, else the first in registration order, else None."""
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    for template in candidates:
+        if _host_anchored(_pattern(template), url):
+            return template
+    return candidates[0]
+
+
 def _call_extract_list(template, body, url, params):
     """``extract_list(body, url, params)``; a two-argument ``extract_list(body, params)`` also works."""
     extract_list = _get(template, "extract_list")
@@ -107,15 +129,18 @@ class TemplateRegistry:
 
     def detect(self, url):
         """The template for a URL: a pattern naming the host outranks one matching a path shape."""
+        return _first_choice(self._candidates(url), url)
+
+    def route(self, url):
+        """The template a crawl sends a URL to: ``detect``'s choice among the templates whose
+        ``page_pattern`` (when they declare one) the URL also matches, so a site's home page or
+        another product line does not go to the site's product template."""
+        return _first_choice([t for t in self._candidates(url) if _is_page(t, url)], url)
+
+    def _candidates(self, url) -> list:
         if not isinstance(url, str) or not url:
-            return None
-        candidates = [t for t in self._templates if _pattern(t) is not None and _pattern(t).search(url)]
-        if len(candidates) <= 1:
-            return candidates[0] if candidates else None
-        for template in candidates:
-            if _host_anchored(_pattern(template), url):
-                return template
-        return candidates[0]
+            return []
+        return [t for t in self._templates if _pattern(t) is not None and _pattern(t).search(url)]
 
     def list(self) -> list[dict]:
         """One summary per template; optional keys appear only when the template declares them."""

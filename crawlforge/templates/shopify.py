@@ -11,21 +11,11 @@ import re
 
 from ada_url import URLSearchParams
 
-from .api import parse_json
+from .api import parse_json, with_query
 from .base import Template, TemplateError, TemplateRejectedError
 from .common import (
-    encode_uri_component,
-    html_to_text,
-    is_integer,
-    is_number,
-    js_parse_float,
-    js_parse_int,
-    js_string,
-    js_to_fixed,
-    js_to_number,
-    js_trim,
-    js_truthy,
-    safe_url,
+    encode_uri_component, html_to_text, is_integer, is_number, js_parse_float, js_parse_int, js_string,
+    js_to_fixed, js_to_number, js_trim, js_truthy, safe_url,
 )
 
 STOREFRONTS_ONLY = "This template only works on Shopify storefronts."
@@ -204,6 +194,8 @@ class ShopifyCollection(Template):
         {"name": "limit", "required": False, "description": "Products per page, 1-250 (Shopify default 30)."},
         {"name": "page", "required": False, "description": "Page number, 1 or more."},
     ]
+    # Shopify answers up to 250 products a page; asking for fewer only means more requests.
+    default_params = {"limit": "250"}
 
     def resolve_url(self, url: str) -> str:
         """A collection page → its products.json, keeping only ``limit`` and ``page``."""
@@ -266,6 +258,10 @@ class ShopifyCollection(Template):
             "limit": limit,
             "has_more": len(products) == limit,
         }
+
+    def next_page_url(self, url: str, data: dict) -> str | None:
+        """The next ``page`` while the last one came back full."""
+        return with_query(url, [("page", data["page"] + 1)]) if data.get("has_more") else None
 
     @staticmethod
     def _item(product: dict, parsed) -> dict:

@@ -13,7 +13,7 @@ from .common import (
     is_number,
     js_string,
     js_truthy,
-    safe_url,
+    path_match,
 )
 
 API_URL = "https://api.stackexchange.com/2.3/questions/{id}?site=stackoverflow&filter=!20aKG._8Oscv*6djs8Pgm"
@@ -77,8 +77,7 @@ class StackoverflowQuestion(Template):
 
     def resolve_url(self, url: str) -> str:
         """A question page → its Stack Exchange API record (with answers and bodies)."""
-        parsed = safe_url(url)
-        match = _QUESTION_PATH.search(parsed.pathname) if parsed is not None else None
+        _, match = path_match(url, _QUESTION_PATH)
         return API_URL.format(id=match.group(1)) if match else url
 
     def extract_raw(self, body, url: str) -> dict:

@@ -14,9 +14,9 @@ from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from .base import TemplateError, TemplateRejectedError
-from .common import JS_WHITESPACE, html_to_text, is_number, iso_from_ms, js_string, js_trim
-from .api import as_list
+from ..base import TemplateError, TemplateRejectedError
+from ..common import JS_WHITESPACE, html_to_text, is_number, iso_from_ms, js_string, js_trim
+from ..api import as_list
 
 JOB_FIELDS = (
     "id", "title", "url", "location", "department", "team", "employment_type",
