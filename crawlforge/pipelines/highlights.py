@@ -12,7 +12,7 @@ from crawlforge.extract.units import rank_units, segment_units
 class HighlightsPipeline:
     def __init__(self, crawler):
         settings = crawler.settings
-        self.query = (getattr(crawler.spider, "query", None) or settings.get("CRAWLFORGE_QUERY") or "").strip()
+        self.query = (settings.get("CRAWLFORGE_QUERY") or "").strip()
         if not self.query:
             raise NotConfigured  # off without a query (-a query=... or CRAWLFORGE_QUERY); bare: no warning
         self.max_units = settings.getint("CRAWLFORGE_HIGHLIGHTS_MAX_UNITS")

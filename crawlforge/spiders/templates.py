@@ -17,7 +17,8 @@ import scrapy
 from w3lib.url import add_or_replace_parameter
 
 from crawlforge.items import Page
-from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.args import flag_or_text
+from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
 from crawlforge.items import Job
@@ -50,22 +51,16 @@ def render_meta(template) -> dict:
     return {} if callable(getattr(template, "extract", None)) else {"crawlforge_render": False}
 
 
-def spider_param(value):
-    """Spider arguments arrive as strings; connectors take flags such as content=true as booleans."""
-    return {"true": True, "false": False}.get(value.lower(), value) if isinstance(value, str) else value
-
-
 class TemplateSpider(CrawlforgeSpider):
     """Runs its ``template`` on every response it fetches."""
 
     template = None  # set on each generated class
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
-    def __init__(self, url=None, urls_file=None, documents_dir=None, **params):
-        options = {name: params.pop(name) for name in CRAWL_OPTIONS if name in params}
-        super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir, **options)
+    def __init__(self, url=None, urls_file=None, **params):
+        super().__init__(url=url, urls_file=urls_file)  # crawl options are settings by now
         self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}),
-                       **{name: spider_param(value) for name, value in params.items()}}
+                       **{name: flag_or_text(value) for name, value in params.items()}}
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
