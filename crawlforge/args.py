@@ -83,17 +83,15 @@ SPIDER_ARGUMENTS = {
 }
 
 
-def apply_arguments(kwargs: dict, settings) -> dict:
-    """Move the table's arguments out of a spider's ``kwargs`` into ``settings`` (not frozen
-    yet), checking the table's settings given with ``-s`` too; returns the other arguments."""
-    rest = dict(kwargs)
+def apply_arguments(kwargs: dict, settings) -> None:
+    """The table's arguments among a spider's ``kwargs`` into ``settings`` (not frozen yet),
+    checking the table's settings given with ``-s`` too."""
     for arg, spec in SPIDER_ARGUMENTS.items():
-        if arg in rest:
-            settings.set(spec.setting, spec.parse(rest.pop(arg), f"-a {arg}"), priority=PRIORITY)
+        if arg in kwargs:
+            settings.set(spec.setting, spec.parse(kwargs[arg], f"-a {arg}"), priority=PRIORITY)
         elif isinstance(value := settings.get(spec.setting), str) and value:
             settings.set(spec.setting, spec.parse(value, spec.setting),
                          priority=settings.getpriority(spec.setting))
-    return rest
 
 
 def flag_or_text(value):

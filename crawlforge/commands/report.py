@@ -7,6 +7,7 @@ URL ledger writes it by default).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,9 +15,11 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawlforge.extensions.ledger import ERRORS_FILE_NAME
-from crawlforge.report.feed import read_jsonl
+from crawlforge.report.feed import FeedError, read_jsonl
 from crawlforge.report.html import render
 from crawlforge.report.summary import summarise
+
+BAD_INPUT = 2
 
 
 def errors_path(items_path: Path, given: str | None) -> Path | None:
@@ -48,7 +51,12 @@ class Command(ScrapyCommand):
             raise UsageError()
         items_path = Path(args[0])
         errors = errors_path(items_path, args[1] if len(args) > 1 else None)
-        summary = summarise(read_jsonl(items_path), read_jsonl(errors) if errors else [])
+        try:
+            summary = summarise(read_jsonl(items_path), read_jsonl(errors) if errors else [])
+        except FeedError as error:
+            print(f"scrapy report: {error}", file=sys.stderr)
+            self.exitcode = BAD_INPUT
+            return
         html = render(summary, opts.title or f"Crawl report: {items_path.name}")
         Path(opts.output).write_text(html, encoding="utf-8")
         print(f"{opts.output}: {summary.items} items, {summary.errors} errors")

@@ -7,6 +7,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
 from crawlforge.extract.units import rank_units, segment_units
+from crawlforge.pipelines.isolation import optional_step
 
 
 class HighlightsPipeline:
@@ -23,6 +24,7 @@ class HighlightsPipeline:
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    @optional_step("highlights")
     def process_item(self, item):
         adapter = ItemAdapter(item)
         markdown = adapter.get("markdown")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itemadapter import ItemAdapter
 
 from crawlforge.extract.markdown import html_to_markdown
+from crawlforge.pipelines.isolation import optional_step
 
 
 class MarkdownPipeline:
@@ -24,6 +25,7 @@ class MarkdownPipeline:
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    @optional_step("markdown")
     def process_item(self, item):
         adapter = ItemAdapter(item)
         html = adapter.get("html")

@@ -75,7 +75,8 @@ class CrawlforgeSpider(scrapy.Spider):
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
-        return super().from_crawler(crawler, *args, **apply_arguments(kwargs, crawler.settings))
+        apply_arguments(kwargs, crawler.settings)
+        return super().from_crawler(crawler, *args, **kwargs)
 
     def page_or_failure(self, response):
         """The page item of an HTML response; anything else ends its URL as not_html."""

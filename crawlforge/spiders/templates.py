@@ -17,7 +17,7 @@ import scrapy
 from w3lib.url import add_or_replace_parameter
 
 from crawlforge.items import Page
-from crawlforge.args import flag_or_text
+from crawlforge.args import SPIDER_ARGUMENTS, flag_or_text
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
@@ -58,7 +58,8 @@ class TemplateSpider(CrawlforgeSpider):
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
     def __init__(self, url=None, urls_file=None, **params):
-        super().__init__(url=url, urls_file=urls_file)  # crawl options are settings by now
+        options = {name: params.pop(name) for name in SPIDER_ARGUMENTS if name in params}  # settings by now
+        super().__init__(url=url, urls_file=urls_file, **options)
         self.params = {**DEFAULT_LIST_PARAMS.get(self.template.id, {}),
                        **{name: flag_or_text(value) for name, value in params.items()}}
 
