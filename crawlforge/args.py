@@ -90,8 +90,9 @@ def apply_arguments(kwargs: dict, settings) -> None:
         if arg in kwargs:
             settings.set(spec.setting, spec.parse(kwargs[arg], f"-a {arg}"), priority=PRIORITY)
         elif isinstance(value := settings.get(spec.setting), str) and value:
-            settings.set(spec.setting, spec.parse(value, spec.setting),
-                         priority=settings.getpriority(spec.setting))
+            parsed = spec.parse(value, spec.setting)
+            if parsed != value and not settings.frozen:  # "yes" -> True, which getbool reads
+                settings.set(spec.setting, parsed, priority=settings.getpriority(spec.setting))
 
 
 def flag_or_text(value):

@@ -58,9 +58,9 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
             raise ArgumentError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
         if spider.max_pages is None:
-            spider.max_pages = as_count(settings.get("CRAWLFORGE_MAX_PAGES"), "CRAWLFORGE_MAX_PAGES") or None
+            spider.max_pages = as_count(settings.get("CRAWLFORGE_MAX_PAGES") or 0, "CRAWLFORGE_MAX_PAGES") or None
         if spider.max_depth is None:
-            spider.max_depth = as_count(settings.get("CRAWLFORGE_MAX_DEPTH"), "CRAWLFORGE_MAX_DEPTH") or None
+            spider.max_depth = as_count(settings.get("CRAWLFORGE_MAX_DEPTH") or 0, "CRAWLFORGE_MAX_DEPTH") or None
         return spider
 
     def schedule(self, url: str, **meta) -> scrapy.Request | None:
