@@ -56,6 +56,8 @@ def main(argv=None) -> None:
     parser.add_argument("eval_dir", nargs="?", default=os.path.join(ROOT, "..", "shared", "fixtures", "eval"))
     parser.add_argument("--limit", type=int, default=0, help="first N pages only")
     args = parser.parse_args(argv)
+    if not os.path.isdir(os.path.join(args.eval_dir, "pages")):
+        parser.error(f"no pages/ folder in {os.path.normpath(args.eval_dir)}: give an EVAL_DIR that holds one")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     import trafilatura

@@ -54,6 +54,10 @@ class Page(BaseModel):
     # the valid items of list fields when some were invalid (llm_data may then be null)
     llm_partial_items: list[Any] = Field(default_factory=list)
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
+    # an optional step that failed on this page ({"step", "message"}): the page is kept without it
+    enrichment_errors: list[dict[str, Any]] = Field(default_factory=list)
+    # what extractors noticed ({"extractor", "message"}): a JSON block repaired or skipped...
+    extraction_warnings: list[dict[str, Any]] = Field(default_factory=list)
     # fetched again after a killed crawl resumed (JOBDIR): the killed run's feed may hold it
     resumed_refetch: bool = False
 

@@ -63,8 +63,9 @@ def test_markdown_stage_keeps_the_product_and_drops_scripts():
 
 
 def test_markdown_stage_follows_spider_arguments():
-    crawler = crawler_with()
-    crawler.spider.images = "0"
+    # -a images=0 is CRAWLFORGE_MARKDOWN_IMAGES by the time pipelines are built (crawlforge.args;
+    # the route itself: tests/test_newcomer_commands.py)
+    crawler = crawler_with({"CRAWLFORGE_MARKDOWN_IMAGES": "0"})
     item = run_stages(ikea_page(), crawler, MarkdownPipeline)
     assert "![" not in item.markdown
 

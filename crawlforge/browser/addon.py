@@ -1,7 +1,7 @@
 """The browser add-on: settings that depend on the render mode and on the machine.
 
-Scrapy runs add-ons after the spider exists and before settings freeze, so ``-a render=`` and
-``-a wait_for=`` become ``CRAWLFORGE_RENDER`` and ``CRAWLFORGE_RENDER_WAIT_FOR`` here. Only when
+Scrapy runs add-ons after the spider exists and before settings freeze, so ``-a render=`` is
+``CRAWLFORGE_RENDER`` by now (``crawlforge.args``). Only when
 pages can be rendered (mode ``auto``/``always`` and a Chromium found) does it install the
 browser download handler and its launch options; with ``never`` scrapy-playwright is not
 loaded. Without Chromium, ``auto`` falls back to plain fetching with a warning and
@@ -20,11 +20,10 @@ from crawlforge.browser.policy import render_mode
 logger = logging.getLogger(__name__)
 HANDLER = "crawlforge.browser.handler.BrowserDownloadHandler"
 ADDON_PRIORITY = SETTINGS_PRIORITIES["addon"]
-SPIDER_ARGS = {"render": "CRAWLFORGE_RENDER", "wait_for": "CRAWLFORGE_RENDER_WAIT_FOR"}
 
 
 class BrowserAddon:
-    """In ``ADDONS``; reads the spider's arguments and the machine, sets the browser settings."""
+    """In ``ADDONS``; reads the render mode and the machine, sets the browser settings."""
 
     def __init__(self, crawler):
         self.crawler = crawler
@@ -34,9 +33,6 @@ class BrowserAddon:
         return cls(crawler)
 
     def update_settings(self, settings) -> None:
-        for arg, name in SPIDER_ARGS.items():
-            if (value := getattr(self.crawler.spider, arg, None)) is not None:
-                settings.set(name, value, priority="cmdline")  # -a beats -s
         mode = render_mode(settings.get("CRAWLFORGE_RENDER"))
         chromium = find_chromium(settings.get("CRAWLFORGE_CHROMIUM_PATH") or "") if mode != "never" else None
         if mode == "always" and not chromium:

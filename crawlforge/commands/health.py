@@ -7,15 +7,18 @@ a crawl, against ``--baseline`` or else the templates' required fields, and exit
 
 from __future__ import annotations
 
+import sys
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawlforge.extensions.health import EXIT_CODE, thresholds_from
-from crawlforge.report.feed import read_jsonl
+from crawlforge.report.feed import FeedError, read_jsonl
 from crawlforge.report.fillrate import FillRates
 from crawlforge.report.health import field_alarms, load_baseline, save_baseline
+
+BAD_INPUT = 2
 
 
 def rates_table(rates: FillRates) -> str:
@@ -46,7 +49,12 @@ class Command(ScrapyCommand):
     def run(self, args, opts):
         if len(args) != 1:
             raise UsageError()
-        rates = FillRates.from_items(read_jsonl(args[0]))
+        try:
+            rates = FillRates.from_items(read_jsonl(args[0]))
+        except FeedError as error:
+            print(f"scrapy health: {error}", file=sys.stderr)
+            self.exitcode = BAD_INPUT
+            return
         print(rates_table(rates))
         if opts.save:
             save_baseline(rates, opts.save)

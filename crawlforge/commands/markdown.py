@@ -1,29 +1,82 @@
 """``scrapy markdown URL_OR_FILE [--url URL]``: one page as a crawlforge document, for a quick
-look at what a crawl would export."""
+look at what a crawl would export.
+
+The page goes through a one-request crawl, so the document is the item pipelines' own
+(structured data, markdown and frontmatter settings, ``processed_at``, the size caps); a saved
+file is fetched as a ``file://`` URL. A missing, binary or non-HTML input is one line and exit 2;
+a page that could not be fetched, one line and exit 1.
+"""
 
 from __future__ import annotations
 
+import logging
+import mimetypes
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import urlparse
 
+import scrapy
+from scrapy import signals
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from scrapy.http import HtmlResponse
+from scrapy.responsetypes import responsetypes
 
-from crawlforge.extract.charset import decode_body
-from crawlforge.extract.frontmatter import render_document
-from crawlforge.extract.markdown import html_to_markdown
-from crawlforge.extract.structured import extract_structured_data
+from crawlforge import signals as crawlforge_signals
+from crawlforge.spiders.base import CrawlforgeSpider
+
+logger = logging.getLogger(__name__)
+BAD_INPUT = 2
+SNIFF_BYTES = 4096
 
 
-def document_for(html: str, url: str, *, main_content: bool = True) -> str:
-    frontmatter = {"url": url, "content_length": len(html.encode("utf-8", "surrogatepass")),
-                   **extract_structured_data(html, url).to_frontmatter()}
-    return render_document(frontmatter, html_to_markdown(html, url, main_content=main_content))
+def file_problem(path: Path) -> str | None:
+    """Why a saved file is not an HTML page, as Scrapy would type its response, else None."""
+    if not path.is_file():
+        return f"{path}: no such file" if not path.exists() else f"{path}: not a file"
+    with path.open("rb") as file:
+        head = file.read(SNIFF_BYTES)
+    if responsetypes.from_args(filename=str(path), body=head) is HtmlResponse:
+        return None
+    kind = mimetypes.guess_type(path.name)[0]
+    if kind is None:
+        kind = "binary data" if b"\0" in head else "text without HTML markup"
+    return f"{path}: not an HTML page ({kind})"
+
+
+def target_url(target: str) -> tuple[str | None, str | None]:
+    """(URL to fetch, None) or (None, why the argument is neither a file nor a URL)."""
+    if Path(target).exists() or not urlparse(target).scheme:
+        if problem := file_problem(Path(target)):
+            return None, problem
+        return Path(target).resolve().as_uri(), None
+    return target, None
+
+
+class OnePage(CrawlforgeSpider):
+    """The page, with ``page_url`` as its URL when given (a saved file's real address)."""
+
+    name = "markdown-command"
+
+    def __init__(self, page_url: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.page_url = page_url
+
+    async def start(self):
+        for url in self.start_urls:
+            yield scrapy.Request(url, meta={"crawlforge_render": not url.startswith("file:")})
+
+    def parse(self, response):
+        if (item := self.page_or_failure(response)) is None:
+            return
+        if self.page_url:
+            item.url = item.final_url = self.page_url
+        yield item
 
 
 class Command(ScrapyCommand):
     requires_project = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+    default_settings: ClassVar[dict[str, Any]] = {"CRAWLFORGE_PROGRESS_INTERVAL": 0}
 
     def syntax(self) -> str:
         return "URL_OR_FILE"
@@ -36,34 +89,42 @@ class Command(ScrapyCommand):
         parser.add_argument("--url", help="the page's URL, for a file (resolves its relative links)")
         parser.add_argument("--whole-page", action="store_true", help="convert the whole page, not the main content")
 
+    def process_options(self, args, opts):
+        super().process_options(args, opts)
+        if opts.loglevel is None and not opts.nolog:  # the project's INFO would bury the page
+            self.settings.set("LOG_LEVEL", "WARNING", priority="cmdline")
+
     def run(self, args, opts):
         if len(args) != 1:
             raise UsageError()
-        target = args[0]
-        if Path(target).is_file():
-            html = decode_body(Path(target).read_bytes())["text"]
-            print(document_for(html, opts.url or Path(target).resolve().as_uri(), main_content=not opts.whole_page))
+        url, problem = target_url(args[0])
+        if problem:
+            logger.error("%s", problem)
+            self.exitcode = BAD_INPUT
             return
-        self.fetch_and_print(target, opts)
-
-    def fetch_and_print(self, url: str, opts):
-        """Fetch through the project's own downloader middlewares (robots, SSRF guard, charset)."""
-        import scrapy
-
-        documents = []
-
-        class OnePage(scrapy.Spider):
-            name = "markdown-command"
-
-            async def start(self):
-                yield scrapy.Request(url)
-
-            def parse(self, response):
-                documents.append(document_for(response.text, response.url, main_content=not opts.whole_page))
-
-        self.crawler_process.crawl(OnePage)
+        self.documents, self.failures = [], []
+        crawler = self.crawler_process.create_crawler(OnePage)
+        crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(self.url_failed, signal=crawlforge_signals.url_failed)
+        crawler.signals.connect(self.response_received, signal=signals.response_received)
+        arguments = {"url": url, "page_url": opts.url}
+        if opts.whole_page:
+            arguments["main_content"] = "0"
+        self.crawler_process.crawl(crawler, **arguments)
         self.crawler_process.start()
-        if not documents:
-            self.exitcode = 1
-            print(f"No page from {url}: see the log above.")
-        print("\n".join(documents))
+        if self.documents:
+            print("\n".join(self.documents))
+            return
+        reason, detail = self.failures[0] if self.failures else ("no_item", "see the log above")
+        logger.error("No page from %s: %s", args[0], detail)
+        self.exitcode = BAD_INPUT if reason == "not_html" else 1
+
+    def item_scraped(self, item, **_):
+        self.documents.append(item.document)
+
+    def url_failed(self, reason, detail, **_):
+        self.failures.append((reason, detail))
+
+    def response_received(self, response, **_):
+        if response.status >= 400:  # the ledger's http_error, which it only settles at the end
+            self.failures.append(("http_error", f"HTTP {response.status}"))

@@ -7,15 +7,18 @@ URL ledger writes it by default), and its stats from ``ITEMS.stats.json`` when t
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawlforge.report.feed import read_jsonl, read_stats, sibling
+from crawlforge.report.feed import FeedError, read_jsonl, read_stats, sibling
 from crawlforge.report.html import render
 from crawlforge.report.summary import summarise
+
+BAD_INPUT = 2
 
 
 def errors_path(items_path: Path, given: str | None) -> Path | None:
@@ -47,8 +50,13 @@ class Command(ScrapyCommand):
             raise UsageError()
         items_path = Path(args[0])
         errors = errors_path(items_path, args[1] if len(args) > 1 else None)
-        error_records = read_jsonl(errors) if errors else []
-        summary = summarise(read_jsonl(items_path), error_records, read_stats(sibling(items_path, "stats.json")))
+        try:
+            error_records = read_jsonl(errors) if errors else []
+            summary = summarise(read_jsonl(items_path), error_records, read_stats(sibling(items_path, "stats.json")))
+        except FeedError as error:
+            print(f"scrapy report: {error}", file=sys.stderr)
+            self.exitcode = BAD_INPUT
+            return
         html = render(summary, opts.title or f"Crawl report: {items_path.name}", error_records)
         Path(opts.output).write_text(html, encoding="utf-8")
         print(f"{opts.output}: {summary.items} items, {summary.errors} errors")

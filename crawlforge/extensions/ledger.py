@@ -51,6 +51,7 @@ class Entry:
     status: int | None = None
     error: dict | None = None
     in_flight: bool = True  # the latest request was scheduled but has not reached the downloader
+    retries: int = 0  # of the request whose response came last (Scrapy's retry_times)
     urls: list[str] = field(default_factory=list)
 
 
@@ -163,6 +164,7 @@ class UrlLedger:
     def response_received(self, response, request):
         if entry := self.entry_of(request):
             entry.status = response.status
+            entry.retries = request.meta.get("retry_times", 0)
             entry.in_flight = False
 
     def item_scraped(self, item, response=None):
@@ -221,8 +223,9 @@ class UrlLedger:
             return error_fields(entry.url, "redirect", "redirect_limit",
                                 f"still redirecting after {entry.scheduled} requests", status=entry.status)
         if entry.status is not None and entry.status >= 400:
+            retried = f" after {entry.retries} {'retry' if entry.retries == 1 else 'retries'}" if entry.retries else ""
             return error_fields(entry.url, "http", "http_error",
-                                f"HTTP {entry.status} after retries", status=entry.status)
+                                f"HTTP {entry.status}{retried}", status=entry.status)
         return error_fields(entry.url, "spider", "no_item",
                             "the response was handled but produced no item", status=entry.status)
 

@@ -1,6 +1,8 @@
 """A progress report every ``CRAWLFORGE_PROGRESS_INTERVAL`` seconds (0: off): pages/min, items,
 errors by reason, blocked pages, queue size and, when the total is known, an ETA. On a terminal
-(stderr is a TTY) it redraws one bar line; otherwise it logs a plain line.
+(stderr is a TTY) it redraws one bar line, each frame ending with a newline so that a log
+line never runs into it (after a log line the bar starts on a new line); otherwise it logs a
+plain line.
 
 The total is known for a URL list or a sitemap the spider does not follow links from
 (``sitemap/urls``), or from ``max_pages``. Errors by reason are counted as components report
@@ -39,6 +41,9 @@ class Progress:
         self.errors: Counter[str] = Counter()
         self.previous_pages = 0
         self.task = None
+        self.drawn = False  # the last line on stderr is a bar frame
+        self.log_watch = LogWatch(self)
+        self.log_watch.setLevel(crawler.settings.get("LOG_LEVEL"))  # only lines that are shown
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -53,6 +58,8 @@ class Progress:
         return extension
 
     def spider_opened(self, spider):
+        if self.tty:
+            logging.getLogger().addHandler(self.log_watch)
         self.task = create_looping_call(self.report)
         self.task.start(self.interval, now=False)
 
@@ -74,19 +81,32 @@ class Progress:
         items, errors = stats.get("item_scraped_count", 0), dict(self.errors)
         return Snapshot(pages=pages, items=items, done=items + sum(errors.values()),
                         total=known_total(self.crawler.spider, stats), queue=queue,
+                        seen=stats.get("ledger/requested") or stats.get("scheduler/enqueued", 0),
                         blocked=sum(v for k, v in stats.items() if k.startswith("verdict/blocked/")),
                         pages_per_min=per_min, errors=errors)
 
     def report(self):
         snap = self.snapshot(self.queue_size())
         if self.tty:
-            sys.stderr.write("\r\x1b[2K" + progress_bar(snap))
+            redraw = "\x1b[1A\r\x1b[2K" if self.drawn else ""  # up over the previous frame
+            sys.stderr.write(redraw + progress_bar(snap) + "\n")
             sys.stderr.flush()
+            self.drawn = True
         else:
             logger.info("Progress: %s", progress_line(snap))
 
     def spider_closed(self, spider, reason=None):
         if self.task is not None and self.task.running:
             self.task.stop()
-        if self.tty:
-            sys.stderr.write("\n")
+        logging.getLogger().removeHandler(self.log_watch)
+
+
+class LogWatch(logging.Handler):
+    """Notes that a log line was written below the bar, so the next frame must not replace it."""
+
+    def __init__(self, progress: Progress):
+        super().__init__()
+        self.progress = progress
+
+    def emit(self, record):
+        self.progress.drawn = False

@@ -7,11 +7,13 @@ connection itself uses, so a name that re-resolves to a private address (DNS reb
 
 Settings: ``CRAWLFORGE_ALLOW_PRIVATE_NETWORKS`` (True turns the guard off),
 ``CRAWLFORGE_ALLOWED_NETWORKS`` (CIDR list let through, e.g. ``["127.0.0.1/32"]``).
-A refused request raises IgnoreRequest and is a ledger record with reason ``ssrf_refused``.
+A refused request raises IgnoreRequest and is a ledger record with reason ``ssrf_refused``;
+the first refusal of each host is also a WARNING naming the setting that lets it through.
 """
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 
 from scrapy import signals
@@ -24,6 +26,7 @@ from twisted.internet.error import DNSLookupError
 from crawlforge.extract.netguard import guard_settings, parse_host, refusal
 from crawlforge.signals import report_failure
 
+logger = logging.getLogger(__name__)
 GUARDED_SCHEMES = ("http", "https", "ftp", "ws", "wss")
 
 
@@ -44,6 +47,7 @@ class SsrfGuardMiddleware:
         # The verdict before any lookup depends on the host alone, and a crawl asks about the
         # same few hosts thousands of times (every link found is scheduled, duplicates too).
         self.vet_host = lru_cache(maxsize=4096)(self._vet_host)
+        self.warned: set[str] = set()
         crawler.signals.connect(self.request_scheduled, signal=signals.request_scheduled)
 
     @classmethod
@@ -89,8 +93,19 @@ class SsrfGuardMiddleware:
     def refuse(self, request, reason: str):
         self.crawler.stats.inc_value("ssrf/refused")
         detail = f"Refused {request.url}: {reason}"
+        if (host := guarded_host(request)) not in self.warned:
+            self.warned.add(host)
+            logger.warning("SSRF guard refused %s: %s; to crawl it, allow its network with "
+                           "-s CRAWLFORGE_ALLOWED_NETWORKS=%s", host, reason, network_hint(host))
         report_failure(self.crawler, request, "ssrf", "ssrf_refused", detail)
         raise IgnoreRequest(detail)
+
+
+def network_hint(host: str) -> str:
+    """The CIDR of a literal address, else a placeholder for the address the name resolves to."""
+    if (address := parse_host(host)) is None:
+        return "<its address>/32"
+    return f"{address}/{address.max_prefixlen}"
 
 
 def guarded_host(request) -> str | None:

@@ -45,9 +45,7 @@ class DocumentsPipeline:
         return cls(crawler)
 
     def open_spider(self):
-        uri = (getattr(self.crawler.spider, "documents_dir", None)
-               or self.crawler.settings.get("CRAWLFORGE_DOCUMENTS_DIR"))
-        if uri:
+        if uri := self.crawler.settings.get("CRAWLFORGE_DOCUMENTS_DIR"):
             self.store = files_store(uri, self.crawler.settings)
 
     async def process_item(self, item):

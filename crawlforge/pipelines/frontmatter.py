@@ -1,5 +1,5 @@
-"""The document: YAML frontmatter (url, processed_at, content_length, then the page's own
-data) above the markdown."""
+"""The document: YAML frontmatter (url, processed_at in UTC as ``YYYY-MM-DD HH:MM:SS``,
+content_length, then the page's own data) above the markdown."""
 
 from __future__ import annotations
 

@@ -7,12 +7,13 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 
 from crawlforge.extract.units import rank_units, segment_units
+from crawlforge.pipelines.isolation import optional_step
 
 
 class HighlightsPipeline:
     def __init__(self, crawler):
         settings = crawler.settings
-        self.query = (getattr(crawler.spider, "query", None) or settings.get("CRAWLFORGE_QUERY") or "").strip()
+        self.query = (settings.get("CRAWLFORGE_QUERY") or "").strip()
         if not self.query:
             raise NotConfigured  # off without a query (-a query=... or CRAWLFORGE_QUERY); bare: no warning
         self.max_units = settings.getint("CRAWLFORGE_HIGHLIGHTS_MAX_UNITS")
@@ -23,6 +24,7 @@ class HighlightsPipeline:
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    @optional_step("highlights")
     def process_item(self, item):
         adapter = ItemAdapter(item)
         markdown = adapter.get("markdown")

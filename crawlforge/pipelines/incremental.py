@@ -1,22 +1,12 @@
 """Incremental recrawls: ``-a since=FEED`` compares each page with a previous run's feed (the
 ``CRAWLFORGE_BASELINE`` comparison of the structure pipeline sets ``content_changed``), and
-``-a skip_unchanged=1`` drops pages whose content did not change."""
+``-a skip_unchanged=1`` (``CRAWLFORGE_SKIP_UNCHANGED``) drops pages whose content did not change."""
 
 from __future__ import annotations
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
-from crawlforge.args import as_flag
-
-
-def apply_spider_args(spider, settings) -> None:
-    """Spider arguments that are settings in disguise; called from a spider's ``from_crawler``,
-    before the crawler's settings are frozen."""
-    if since := getattr(spider, "since", None):
-        settings.set("CRAWLFORGE_BASELINE", since, priority="spider")
-    if (skip := getattr(spider, "skip_unchanged", None)) is not None:
-        settings.set("CRAWLFORGE_SKIP_UNCHANGED", as_flag(skip, "skip_unchanged"), priority="spider")
 
 
 class SkipUnchangedPipeline:

@@ -14,6 +14,8 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
+from crawlforge.args import as_flag
+
 logger = logging.getLogger(__name__)
 
 
@@ -27,17 +29,16 @@ def load_schema(spec: str) -> type[BaseModel]:
 
 
 def json_mode_setting(value) -> bool | str:
-    """``schema`` for structured output; else 1/true/yes/on (any case) is JSON object mode and
-    anything else, a misspelt ``schema`` included, is off (unlike ``getbool``, it never raises)."""
+    """``schema`` for structured output; else a flag: JSON object mode or off."""
     if str(value).strip().lower() == "schema":
         return "schema"
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
+    return as_flag(value, "CRAWLFORGE_LLM_JSON_MODE")
 
 
 class LlmPipeline:
     def __init__(self, crawler):
         settings = crawler.settings
-        spec = getattr(crawler.spider, "schema", None) or settings.get("CRAWLFORGE_LLM_SCHEMA")
+        spec = settings.get("CRAWLFORGE_LLM_SCHEMA")
         if not spec:
             raise NotConfigured  # off by default; bare, so Scrapy logs no warning for it
         base_url, model = settings.get("CRAWLFORGE_LLM_BASE_URL"), settings.get("CRAWLFORGE_LLM_MODEL")

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from itemadapter import ItemAdapter
 
-from crawlforge.args import as_flag
 from crawlforge.extract.markdown import html_to_markdown
-
-SPIDER_ARGS = {"main_content": "main_content", "include_images": "images", "include_links": "links"}
+from crawlforge.pipelines.isolation import optional_step
 
 
 class MarkdownPipeline:
@@ -22,15 +20,12 @@ class MarkdownPipeline:
             "max_bytes": self.max_bytes,
             "tracking_params": tuple(settings.getlist("CRAWLFORGE_MARKDOWN_TRACKING_PARAMS")),
         }
-        # spider arguments win over settings: -a main_content=0, -a images=0, -a links=0
-        for option, arg in SPIDER_ARGS.items():
-            if (value := getattr(crawler.spider, arg, None)) is not None:
-                self.options[option] = as_flag(value, arg)
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    @optional_step("markdown")
     def process_item(self, item):
         adapter = ItemAdapter(item)
         html = adapter.get("html")

@@ -14,6 +14,7 @@ from urllib.request import url2pathname, urlopen
 from itemadapter import ItemAdapter
 
 from crawlforge.extract.structure import structural_similarity, structure_signature
+from crawlforge.pipelines.isolation import optional_step
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class StructurePipeline:
     def from_crawler(cls, crawler):
         return cls(crawler)
 
+    @optional_step("structure")
     def process_item(self, item):
         adapter = ItemAdapter(item)
         html = adapter.get("html")

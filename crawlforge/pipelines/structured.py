@@ -8,6 +8,7 @@ from itemadapter import ItemAdapter
 
 from crawlforge.extract.embedded import extract_embedded_state
 from crawlforge.extract.structured import extract_structured_data
+from crawlforge.pipelines.isolation import optional_step, report_warnings
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +38,18 @@ class StructuredDataPipeline:
         adapter["structured_data_provenance"] = data.provenance
         adapter["structured_data_conflicts"] = data.conflicts
         adapter["title"] = adapter["structured_data"].get("meta", {}).get("title")
-        embedded = extract_embedded_state(html)
+        warnings = list(data.warnings)
+        self.embedded_state(item, warnings)
+        report_warnings(adapter, self.stats, warnings)
+        return item
+
+    @optional_step("embedded_state")
+    def embedded_state(self, item, warnings: list[dict]):
+        adapter = ItemAdapter(item)
+        embedded = extract_embedded_state(adapter["html"])
         if embedded["found"]:
             adapter["embedded_state"] = embedded["data"]
             for entry in embedded["found"]:
                 self.stats.inc_value(f"embedded_state/found/{entry['name']}")
+        warnings += ({"extractor": "embedded_state", "message": m} for m in embedded["warnings"])
         return item

@@ -6,16 +6,36 @@ import json
 from pathlib import Path
 
 
+class FeedError(ValueError):
+    """The path is not a feed a crawl wrote: missing, binary, or text without JSON lines."""
+
+
 def read_jsonl(path: str | Path) -> list[dict]:
-    """Every object of a JSONL file; a truncated last line (a killed crawl) is skipped."""
-    rows = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    """Every object of a JSONL file; a truncated last line (a killed crawl) is skipped. An
+    empty file is an empty feed; a file with lines but no JSON object is not a feed."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FeedError(f"{path}: no such file") from None
+    except OSError as error:
+        raise FeedError(f"{path}: cannot be read ({error.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FeedError(f"{path}: not a JSONL feed (binary data, not UTF-8 text)") from None
+    rows, lines = [], 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        lines += 1
         try:
-            row = json.loads(line) if line.strip() else None
+            row = json.loads(line)
         except json.JSONDecodeError:
             continue
         if isinstance(row, dict):
             rows.append(row)
+    if lines and not rows:
+        raise FeedError(f"{path}: not a JSONL feed (no line is a JSON object)")
     return rows
 
 

@@ -1,7 +1,8 @@
 """The progress line of a running crawl, from a snapshot of its counters.
 
 ``pages/min`` is measured over the last interval; the ETA needs a known total (a URL list, a
-sitemap, ``max_pages``) and a rate above zero, and is left out otherwise.
+sitemap, ``max_pages``) and a rate above zero, and is left out otherwise. Without a total (a
+crawl following links) the line says how many URLs ended of those seen so far.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ class Snapshot:
     done: int = 0  # URLs that ended (item or error)
     total: int | None = None
     queue: int = 0
+    seen: int = 0  # distinct URLs scheduled so far
     blocked: int = 0
     pages_per_min: float = 0.0
     errors: dict[str, int] = field(default_factory=dict)
@@ -52,6 +54,8 @@ def progress_line(snap: Snapshot) -> str:
              errors_text(snap.errors), f"{snap.blocked} blocked", f"queue {snap.queue}"]
     if snap.total:
         parts.append(f"{min(snap.done, snap.total)}/{snap.total} done")
+    elif snap.seen:
+        parts.append(f"{snap.done} done of {snap.seen} seen")
     eta = eta_seconds(snap.done, snap.total, snap.pages_per_min)
     if eta is not None:
         parts.append(f"ETA {duration(eta)}")

@@ -4,25 +4,24 @@ turning an HTML response into a ``Page`` item for the page pipeline."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlparse
 
 import scrapy
 from scrapy.http import Response, TextResponse
 
 from crawlforge import signals
-from crawlforge.pipelines.incremental import apply_spider_args
+from crawlforge.args import ArgumentError, apply_arguments
 from crawlforge.items import Page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
-# Spider arguments read by crawlforge's components (pipelines, the browser add-on), for every
-# spider: a template spider must not take them for template parameters.
-CRAWL_OPTIONS = ("render", "wait_for", "query", "schema", "since", "skip_unchanged",
-                 "main_content", "images", "links")
-
 
 def read_urls_file(path: str) -> list[str]:
     """One URL a line; blank lines and ``#`` comments are skipped."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ArgumentError(f"-a urls_file: cannot read {path!r} as a text file of URLs ({error})") from None
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -56,23 +55,28 @@ def page_item(response: TextResponse, **fields) -> Page:
     )
 
 
-class CrawlforgeSpider(scrapy.Spider):
-    """Base spider: ``-a url=URL`` (one) or ``-a urls_file=FILE`` (many), and
-    ``-a documents_dir=DIR`` to also write each document as a .md file."""
+def check_url(url: str) -> str:
+    """``-a url=`` must be a URL Scrapy can fetch: a scheme, and a host for http(s)."""
+    parsed = urlparse(url)
+    if not parsed.scheme or (parsed.scheme in ("http", "https") and not parsed.hostname):
+        raise ArgumentError(f"-a url must be an absolute URL such as https://example.com/, not {url!r}")
+    return url
 
-    def __init__(self, url: str | None = None, urls_file: str | None = None,
-                 documents_dir: str | None = None, **kwargs):
+
+class CrawlforgeSpider(scrapy.Spider):
+    """Base spider: ``-a url=URL`` (one) or ``-a urls_file=FILE`` (many). The crawl options of
+    ``crawlforge.args.SPIDER_ARGUMENTS`` (``render``, ``documents_dir``...) become settings."""
+
+    def __init__(self, url: str | None = None, urls_file: str | None = None, **kwargs):
         super().__init__(**kwargs)
-        self.start_urls = ([url] if url else []) + (read_urls_file(urls_file) if urls_file else [])
+        self.start_urls = ([check_url(url)] if url else []) + (read_urls_file(urls_file) if urls_file else [])
         if not self.start_urls and not getattr(self, "allow_no_urls", False):
-            raise ValueError(f"{self.name}: give -a url=URL or -a urls_file=FILE")
-        self.documents_dir = documents_dir
+            raise ArgumentError(f"{self.name}: give -a url=URL or -a urls_file=FILE")
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
-        spider = super().from_crawler(crawler, *args, **kwargs)
-        apply_spider_args(spider, crawler.settings)  # -a since=, -a skip_unchanged=
-        return spider
+        apply_arguments(kwargs, crawler.settings)
+        return super().from_crawler(crawler, *args, **kwargs)
 
     def page_or_failure(self, response):
         """The page item of an HTML response; anything else ends its URL as not_html."""

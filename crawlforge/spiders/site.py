@@ -8,11 +8,18 @@ from urllib.parse import urlparse
 import scrapy
 from scrapy.linkextractors import LinkExtractor
 
-from crawlforge.args import as_flag
+from crawlforge.args import ArgumentError, as_choice, as_count, as_flag
 from crawlforge.spiders.base import CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
 SITEMAP_MODES = ("never", "also", "only")
+
+
+def allow_pattern(allow: str) -> re.Pattern:
+    try:
+        return re.compile(allow)
+    except re.error as error:
+        raise ArgumentError(f"-a allow must be a regular expression, not {allow!r} ({error})") from None
 
 
 class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
@@ -34,16 +41,14 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
                  allow: str | None = None, follow: str | int = 1, sitemap: str = "never",
                  lastmod_after: str | None = None, **kwargs):
         super().__init__(**kwargs)
-        if sitemap not in SITEMAP_MODES:
-            raise ValueError(f"site: sitemap must be one of {', '.join(SITEMAP_MODES)}, not {sitemap!r}")
-        self.sitemap = sitemap
+        self.sitemap = as_choice(sitemap, "-a sitemap", SITEMAP_MODES)
         self.lastmod_after = lastmod_after
-        self.max_pages = None if max_pages is None else int(max_pages)
-        self.max_depth = None if max_depth is None else int(max_depth)
-        self.follow = as_flag(follow, "follow")
+        self.max_pages = None if max_pages is None else as_count(max_pages, "-a max_pages")
+        self.max_depth = None if max_depth is None else as_count(max_depth, "-a max_depth")
+        self.follow = as_flag(follow, "-a follow")
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
         # LinkExtractor's allow_domains compares host:port, so hosts are checked in on_site()
-        self.link_extractor = LinkExtractor(allow=[re.compile(allow)] if allow else (), unique=True)
+        self.link_extractor = LinkExtractor(allow=[allow_pattern(allow)] if allow else (), unique=True)
         self.scheduled: set[str] = set()
 
     @classmethod
@@ -51,11 +56,11 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
         if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
-            raise ValueError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
+            raise ArgumentError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
         if spider.max_pages is None:
-            spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
+            spider.max_pages = as_count(settings.get("CRAWLFORGE_MAX_PAGES") or 0, "CRAWLFORGE_MAX_PAGES") or None
         if spider.max_depth is None:
-            spider.max_depth = settings.getint("CRAWLFORGE_MAX_DEPTH") or None
+            spider.max_depth = as_count(settings.get("CRAWLFORGE_MAX_DEPTH") or 0, "CRAWLFORGE_MAX_DEPTH") or None
         return spider
 
     def schedule(self, url: str, **meta) -> scrapy.Request | None:

@@ -15,8 +15,9 @@ import re
 
 import scrapy
 
+from crawlforge.args import SPIDER_ARGUMENTS, flag_or_text
 from crawlforge.items import Job, Page
-from crawlforge.spiders.base import CRAWL_OPTIONS, CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
 from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
 from crawlforge.templates.registry import fetch_url
@@ -32,11 +33,6 @@ def render_meta(template) -> dict:
     return {} if callable(getattr(template, "extract", None)) else {"crawlforge_render": False}
 
 
-def spider_param(value):
-    """Spider arguments arrive as strings; connectors take flags such as content=true as booleans."""
-    return {"true": True, "false": False}.get(value.lower(), value) if isinstance(value, str) else value
-
-
 class TemplateSpider(CrawlforgeSpider):
     """Runs its ``template`` on every response it fetches."""
 
@@ -44,11 +40,11 @@ class TemplateSpider(CrawlforgeSpider):
     registry = None
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
-    def __init__(self, url=None, urls_file=None, documents_dir=None, **params):
-        options = {name: params.pop(name) for name in CRAWL_OPTIONS if name in params}
-        super().__init__(url=url, urls_file=urls_file, documents_dir=documents_dir, **options)
+    def __init__(self, url=None, urls_file=None, **params):
+        options = {name: params.pop(name) for name in SPIDER_ARGUMENTS if name in params}  # settings by now
+        super().__init__(url=url, urls_file=urls_file, **options)
         self.params = {**getattr(self.template, "default_params", {}),
-                       **{name: spider_param(value) for name, value in params.items()}}
+                       **{name: flag_or_text(value) for name, value in params.items()}}
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
