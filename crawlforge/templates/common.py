@@ -17,6 +17,7 @@ from urllib.parse import quote
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from crawlforge.extract.content.urls import safe_url  # noqa: F401  (re-exported for the template modules)
 from crawlforge.extract.dom import as_document, node_text  # noqa: F401  (re-exported for the template modules)
 from crawlforge.extract.state.jsjson import loads
 from crawlforge.extract.state.jsutil import (  # noqa: F401  (re-exported for the template modules)
@@ -77,16 +78,6 @@ def epoch_to_iso(seconds) -> str | None:
 
 
 # --- URLs --------------------------------------------------------------------------------
-
-
-def safe_url(url, base: str | None = None) -> URL | None:
-    """WHATWG-parsed URL (``new URL(url, base)``), or None when it does not parse."""
-    if not isinstance(url, str):
-        return None
-    try:
-        return URL(url, base) if base is not None else URL(url)
-    except ValueError:
-        return None
 
 
 def path_match(url, pattern: re.Pattern) -> tuple[URL | None, re.Match | None]:

@@ -1,4 +1,9 @@
-"""URL hygiene for links and images in extracted content.
+"""URLs: the one module that resolves them, and URL hygiene for links and images in content.
+
+Two readings, each for its own reader: ``safe_url`` is the WHATWG parse (ada-url, the browser's
+``new URL``), which the templates and page helpers follow to the letter of their specification;
+``clean_url``/``base_url`` resolve a page's links for its markdown keeping the spelling the page
+used (no percent-encoding or punycode added), which is what a reader of the text expects.
 
 Links in markdown should work outside the page: absolute, without the fragment (it points into
 the old page) and without click-tracking parameters (they carry no content and leak campaigns).
@@ -6,6 +11,8 @@ the old page) and without click-tracking parameters (they carry no content and l
 
 from functools import lru_cache
 from urllib.parse import urljoin
+
+from ada_url import URL
 
 TRACKING_PARAMS = (
     "utm_*", "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid",
@@ -88,3 +95,13 @@ def base_url(page_url: str, base_href: str | None) -> str:
         except ValueError:
             pass
     return page_url or ""
+
+
+def safe_url(url, base: str | None = None) -> URL | None:
+    """WHATWG-parsed URL (``new URL(url, base)``), or None when either does not parse."""
+    if not url or not isinstance(url, str):
+        return None
+    try:
+        return URL(url, base) if base is not None else URL(url)
+    except ValueError:
+        return None

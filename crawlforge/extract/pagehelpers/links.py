@@ -12,6 +12,7 @@ import re
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from crawlforge.extract.content.urls import safe_url
 from crawlforge.extract.dom import Document, as_document, node_text
 from crawlforge.extract.state.jsutil import js_trim, safe_href, tidy
 
@@ -36,8 +37,8 @@ def extract_link_records(
     else ``<base href>``, else the page. Deduped on the URL without fragment or trailing slash.
     """
     document = as_document(doc)
-    page = _parse(page_url)
-    base = _parse(base_url) or _document_base(document, page) or page
+    page = safe_url(page_url)
+    base = safe_url(base_url) or _document_base(document, page) or page
     origin = page or base
     host = origin.hostname if origin is not None else None
     records, seen = [], set()
@@ -65,7 +66,7 @@ def _record(anchor: LexborNode, base: URL | None, host: str | None, include_anch
         if not include_anchors:
             return None
         return _shape(raw, text, "anchor", None, rel, raw), f"anchor:{raw}"
-    url = _parse(raw, base.href if base is not None else None)
+    url = safe_url(raw, base.href if base is not None else None)
     if url is None:
         if base is not None or _SCHEME.match(raw):
             return None
@@ -97,17 +98,7 @@ def _document_base(document: LexborHTMLParser, page: URL | None) -> URL | None:
     """The first ``<base href>`` resolved against the page; an invalid one is ignored."""
     node = document.css_first("base[href]")
     href = node.attributes.get("href") if node is not None else None
-    return _parse(href, page.href if page is not None else None) if href else None
-
-
-def _parse(value, base: str | None = None) -> URL | None:
-    """``new URL(value, base)``, or None when either does not parse (or value is empty)."""
-    if not value or not isinstance(value, str):
-        return None
-    try:
-        return URL(value, base)
-    except ValueError:
-        return None
+    return safe_url(href, page.href if page is not None else None) if href else None
 
 
 def absolute_urls(doc: Document, page_url: str | None) -> str:
@@ -132,7 +123,5 @@ def absolute_urls(doc: Document, page_url: str | None) -> str:
 
 def _resolve(value: str, base: str | None) -> str | None:
     """``new URL(value, base).href``; an empty value is the base itself, as in the browser."""
-    try:
-        return URL(value, base).href
-    except ValueError:
-        return None
+    parsed = safe_url(value, base) if value else safe_url(base)
+    return parsed.href if parsed is not None else None
