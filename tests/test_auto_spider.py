@@ -5,6 +5,8 @@ import asyncio
 import subprocess
 import sys
 
+import scrapy
+from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from crawlforge.commands.detect import explain
@@ -100,3 +102,17 @@ def test_auto_says_which_template_left_a_url_the_generic_page_cannot_read_either
     assert error["detail"].startswith("shopify-product: Not a Shopify product endpoint")
     assert "as a generic page it is not HTML either" in error["detail"]
     assert result.stats["auto/fallback/shopify-product"] == 1
+
+
+def test_auto_keeps_a_page_its_html_template_rejects_as_the_generic_page():
+    # the template read the page URL itself: its answer is the page, so nothing is fetched again
+    url = "https://www.amazon.co.uk/dp/B000000000"
+    crawler = get_crawler(AutoSpider)
+    spider = AutoSpider.from_crawler(crawler, url=url)
+    crawler.stats.open_spider()
+    request = scrapy.Request(url, meta={"crawlforge_url": url, "crawlforge_template": "amazon-product"})
+    body = (ROOT / "fixtures/botwall/amazon_captcha_account-status_amazon_co_uk.html").read_bytes()
+    (item,) = spider.parse(HtmlResponse(url, body=body, request=request, headers={"Content-Type": "text/html"}))
+    assert (item.url, item.template, item.template_fallback["template"]) == (url, None, "amazon-product")
+    assert item.template_fallback["reason"] == "template_rejected"
+    assert "captcha interstitial" in item.template_fallback["detail"]

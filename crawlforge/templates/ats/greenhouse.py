@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..api import as_list, field
+from ..api import field
 from ..common import encode_uri_component
 from .base import JobBoard, company_param, first_company, href, option_param, query_flag
 from .jobs import escaped_html_to_text, iso_date, job_id, trimmed
