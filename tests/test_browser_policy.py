@@ -4,7 +4,6 @@ add-on sets a crawl up, and when the render middleware escalates."""
 from __future__ import annotations
 
 import sys
-from types import SimpleNamespace
 
 import pytest
 from scrapy import Request
