@@ -4,7 +4,6 @@ add-on sets a crawl up, and when the render middleware escalates."""
 from __future__ import annotations
 
 import sys
-from types import SimpleNamespace
 
 import pytest
 from scrapy import Request
@@ -13,6 +12,7 @@ from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
+from crawlforge.args import apply_arguments
 from crawlforge.browser import addon as addon_module
 from crawlforge.browser.addon import HANDLER, BrowserAddon
 from crawlforge.browser.chromium import ChromiumNotFoundError, find_chromium
@@ -78,7 +78,8 @@ def addon_settings(spider_args: dict | None = None, **overrides) -> Settings:
     settings = Settings()
     settings.setmodule("crawlforge.settings", priority="project")
     settings.update(overrides, priority="cmdline")
-    BrowserAddon(SimpleNamespace(spider=SimpleNamespace(**(spider_args or {})))).update_settings(settings)
+    apply_arguments(spider_args or {}, settings)  # what the spider's from_crawler does, before the add-on
+    BrowserAddon().update_settings(settings)
     return settings
 
 

@@ -59,3 +59,13 @@ def test_deploy_schedule_and_read_the_jobs_feed(fixture_server, scrapyd_url, tmp
     items = read_jsonl(feed)
     assert [item["url"] for item in items] == [page]
     assert items[0]["markdown"].strip()
+
+    # a job that produced nothing: its log ends with the crawl command's summary line
+    failed = api(scrapyd_url, "schedule.json", [
+        ("project", "crawlforge"), ("spider", "site"), ("url", fixture_server.url("/missing.html")),
+        ("follow", "0"), ("setting", "AUTOTHROTTLE_ENABLED=False"),
+        ("setting", "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS=True"),
+    ])["jobid"]
+    wait_finished(scrapyd_url, failed)
+    log = (tmp_path / "scrapyd" / "logs" / "crawlforge" / "site" / f"{failed}.log").read_text()
+    assert log.strip().splitlines()[-1].endswith("Crawl failed: no item: 1 URL failed (http_error 1)")

@@ -25,13 +25,6 @@ ADDON_PRIORITY = SETTINGS_PRIORITIES["addon"]
 class BrowserAddon:
     """In ``ADDONS``; reads the render mode and the machine, sets the browser settings."""
 
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
     def update_settings(self, settings) -> None:
         mode = render_mode(settings.get("CRAWLFORGE_RENDER"))
         chromium = find_chromium(settings.get("CRAWLFORGE_CHROMIUM_PATH") or "") if mode != "never" else None

@@ -62,13 +62,14 @@ class Command(ScrapyCrawlCommand):
     def watch(self, started) -> None:
         """Keep an exception that stopped the crawl before it ran, instead of letting asyncio
         (or Twisted) print it as unhandled."""
-        def keep(error: BaseException):
-            self.bootstrap_error = error
-
         if isinstance(started, Deferred):
-            started.addErrback(lambda failure: keep(failure.value))
+            started.addErrback(lambda failure: setattr(self, "bootstrap_error", failure.value))
         else:
-            started.add_done_callback(lambda task: task.cancelled() or (task.exception() and keep(task.exception())))
+            started.add_done_callback(self.task_done)
+
+    def task_done(self, task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.bootstrap_error = task.exception()
 
     def outcome(self) -> int:
         error = self.bootstrap_error

@@ -23,6 +23,7 @@ from scrapy.http import HtmlResponse
 from scrapy.responsetypes import responsetypes
 
 from crawlforge import signals as crawlforge_signals
+from crawlforge.extensions.ledger import ID_KEY
 from crawlforge.spiders.base import CrawlforgeSpider
 
 logger = logging.getLogger(__name__)
@@ -125,6 +126,7 @@ class Command(ScrapyCommand):
     def url_failed(self, reason, detail, **_):
         self.failures.append((reason, detail))
 
-    def response_received(self, response, **_):
-        if response.status >= 400:  # the ledger's http_error, which it only settles at the end
+    def response_received(self, response, request, **_):
+        if response.status >= 400 and ID_KEY in request.meta:  # the page, not robots.txt; the
+            # ledger's http_error, which it only settles at the end
             self.failures.append(("http_error", f"HTTP {response.status}"))

@@ -21,7 +21,7 @@ def read_urls_file(path: str) -> list[str]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
-        raise ArgumentError(f"-a urls_file: cannot read {path!r} as a text file of URLs ({error})") from None
+        raise ArgumentError(f"cannot read {path!r} as a file of URLs ({error})") from None
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
