@@ -4,7 +4,10 @@ frontmatter, structure signature), in pipeline order, and a digest of each stage
 a speed-up can be shown to change nothing (a change in the markdown also moves the frontmatter's
 digest). Times are CPU time of this process, so other processes on a busy machine do not count.
 
-    .venv/bin/python bench/bench_stages.py [--pages 200] [--repeat 1] [--digest]
+    .venv/bin/python bench/bench_stages.py [EVAL_DIR] [--pages 200] [--repeat 1] [--digest]
+
+EVAL_DIR is the eval set (its ``expectations.json`` and ``pages/``; default
+../shared/fixtures/eval beside the repository); the repository's demo pages are added.
 """
 
 from __future__ import annotations
@@ -31,17 +34,16 @@ from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
 from crawlforge.pipelines.structure import content_hash  # noqa: E402
 
-FIXTURES = Path("/work/shared/fixtures")
+EVAL = ROOT.parent / "shared" / "fixtures" / "eval"
 DEMO = ROOT / "fixtures" / "demo"
 
 
-def load_pages(count: int) -> list[dict]:
+def load_pages(eval_dir: Path, count: int) -> list[dict]:
     """The first ``count`` eval pages with a URL (sorted by file name), then the demo pages."""
-    records = json.loads((FIXTURES / "eval" / "expectations.json").read_text(encoding="utf-8"))
+    records = json.loads((eval_dir / "expectations.json").read_text(encoding="utf-8"))
     records = sorted((r for r in records if r.get("url") and r["file"].endswith(".html")),
                      key=lambda r: r["file"])[:count]
-    pages = [{"url": r["url"], "body": (FIXTURES / "eval" / "pages" / r["file"]).read_bytes()}
-             for r in records]
+    pages = [{"url": r["url"], "body": (eval_dir / "pages" / r["file"]).read_bytes()} for r in records]
     pages += [{"url": f"http://127.0.0.1/{path.relative_to(DEMO)}", "body": path.read_bytes()}
               for path in sorted(DEMO.rglob("*.html"))]
     for page in pages:
@@ -89,13 +91,23 @@ STAGES = (
 )
 
 
+def page_path(body: bytes, url: str) -> dict:
+    """Every stage on one raw body, as a crawled page goes through them (decoding chooses the
+    charset)."""
+    page = {"url": url, "body": body, "html": decode_body(body, "text/html")["text"]}
+    for _, stage in STAGES[1:]:
+        stage(page)
+    return page
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("eval_dir", nargs="?", type=Path, default=EVAL, metavar="EVAL_DIR")
     parser.add_argument("--pages", type=int, default=200, help="eval pages (the demo pages are added)")
     parser.add_argument("--repeat", type=int, default=1, help="passes over the pages; the fastest counts")
     parser.add_argument("--digest", action="store_true", help="print a sha256 of each stage's outputs")
     args = parser.parse_args()
-    pages = load_pages(args.pages)
+    pages = load_pages(args.eval_dir, args.pages)
     best = {name: float("inf") for name, _ in STAGES}
     digests = {}
     for _ in range(args.repeat):
