@@ -25,12 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from crawlforge.extract.charset import choose_charset, decode_body  # noqa: E402
+from crawlforge.extract.dom import ParsedPage  # noqa: E402
 from crawlforge.extract.embedded import extract_embedded_state  # noqa: E402
 from crawlforge.extract.frontmatter import cap_frontmatter, render_document  # noqa: E402
-from crawlforge.extract.markdown import html_to_markdown  # noqa: E402
-from crawlforge.extract.structure import structure_signature  # noqa: E402
+from crawlforge.extract.markdown import page_markdown  # noqa: E402
+from crawlforge.extract.structure import tree_signature  # noqa: E402
 from crawlforge.extract.structured import extract_structured_data  # noqa: E402
-from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc  # noqa: E402
+from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc  # noqa: E402
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
 from crawlforge.pipelines.structure import content_hash  # noqa: E402
 
@@ -52,7 +53,8 @@ def load_pages(eval_dir: Path, count: int) -> list[dict]:
 
 
 def verdict(page: dict) -> tuple:
-    doc = page_doc(page["html"], page["url"], 200)
+    page["parsed"] = ParsedPage(page["html"])  # the one parse the later stages share
+    doc = parsed_page_doc(page["parsed"], page["url"], 200)
     return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}), needs_browser(doc)
 
 
@@ -64,7 +66,7 @@ def structured(page: dict) -> dict:
 
 
 def markdown(page: dict) -> str:
-    page["markdown"] = html_to_markdown(page["html"], page["url"])
+    page["markdown"] = page_markdown(page["parsed"], page["url"])
     return page["markdown"]
 
 
@@ -76,7 +78,7 @@ def frontmatter(page: dict) -> str:
 
 def structure(page: dict) -> dict:
     content_hash(page["markdown"], page["html"])  # timed here, digested with the markdown
-    return structure_signature(page["html"])
+    return tree_signature(page["parsed"].tree)
 
 
 # In pipeline order: later stages read what earlier ones left on the page.

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from re import _constants, _parser
 
-from selectolax.lexbor import LexborHTMLParser
+from crawlforge.extract.dom import ParsedPage, parse_page
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -128,11 +128,22 @@ def collapse(text: str | None) -> str:
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
     """The ``doc`` the verdict reads, from raw HTML: its title and its visible text, without
     script, style, template and iframe content (<noscript> stays: a client without JS shows it)."""
-    tree = LexborHTMLParser(html)
+    tree = parse_page(html)
+    return _doc(tree, tree, html, url, status)
+
+
+def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None) -> dict:
+    """``page_doc`` of a page parsed already; its tree is left as it was."""
+    return _doc(page.tree, page.copy(), page.html, url, status)
+
+
+def _doc(tree, visible, html: str, url: str, status: int | None) -> dict:
+    """The title from ``tree``, the text from ``visible`` once its invisible elements are gone
+    (the nesting is capped as for the markdown, so a hostile depth costs no more than a real one)."""
     title_node = tree.css_first("title")
     title = title_node.text(deep=True) if title_node else ""
-    tree.strip_tags(list(INVISIBLE_TAGS))
-    root = tree.body
+    visible.strip_tags(list(INVISIBLE_TAGS))
+    root = visible.body
     text = root.text(deep=True, separator=" ") if root else ""
     return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": html}
 
