@@ -27,10 +27,10 @@ sys.path.insert(0, str(ROOT))
 from crawlforge.extract.charset import choose_charset, decode_body  # noqa: E402
 from crawlforge.extract.dom import ParsedPage  # noqa: E402
 from crawlforge.extract.embedded import extract_embedded_state  # noqa: E402
-from crawlforge.extract.frontmatter import cap_frontmatter, render_document  # noqa: E402
+from crawlforge.extract.frontmatter import render_document  # noqa: E402
 from crawlforge.extract.markdown import page_markdown  # noqa: E402
 from crawlforge.extract.structure import tree_signature  # noqa: E402
-from crawlforge.extract.structured import extract_structured_data  # noqa: E402
+from crawlforge.extract.structured import page_structured_data  # noqa: E402
 from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc  # noqa: E402
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
 from crawlforge.pipelines.structure import content_hash  # noqa: E402
@@ -59,7 +59,7 @@ def verdict(page: dict) -> tuple:
 
 
 def structured(page: dict) -> dict:
-    data = extract_structured_data(page["html"], page["url"])
+    data = page_structured_data(page["parsed"], page["url"])
     page["structured_data"] = data.to_frontmatter()
     return {"data": page["structured_data"], "provenance": data.provenance, "conflicts": data.conflicts,
             "errors": data.errors}
@@ -73,7 +73,7 @@ def markdown(page: dict) -> str:
 def frontmatter(page: dict) -> str:
     item = ItemAdapter({"url": page["url"], "html": page["html"], "structured_data": page["structured_data"]})
     fields = {**build_frontmatter(item, False), "processed_at": "fixed"}
-    return render_document(cap_frontmatter(fields, 64 * 1024), page["markdown"])
+    return render_document(fields, page["markdown"], 64 * 1024)  # dumped once, as in the pipeline
 
 
 def structure(page: dict) -> dict:

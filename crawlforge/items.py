@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints
 
 
 def utc_now() -> str:
@@ -53,6 +53,8 @@ class Page(BaseModel):
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
     # fetched again after a killed crawl resumed (JOBDIR): the killed run's feed may hold it
     resumed_refetch: bool = False
+    # the page's one parse, shared by the pipelines (crawlforge.parsed); never exported
+    _parsed: Any = PrivateAttr(default=None)
 
 
 class ErrorRecord(BaseModel):

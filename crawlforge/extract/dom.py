@@ -17,6 +17,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 Document = str | bytes | LexborHTMLParser
 
 MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
+# A tree costs ~10x its page: past this many characters a page keeps no second tree beside it.
+KEEP_MAX_CHARS = 5 * 1024 * 1024
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
@@ -88,7 +90,8 @@ class ParsedPage:
     """One page's HTML and the one parse its stages share, made when a stage first needs it.
 
     ``tree`` is read, never changed: a stage that prunes or rewrites nodes works on ``copy()``
-    (half the cost of a parse).
+    (half the cost of a parse). A page over ``KEEP_MAX_CHARS`` hands its tree itself to the
+    stage that asks for a copy and parses again for the next one, so it never holds two.
     """
 
     def __init__(self, html: str):
@@ -99,4 +102,6 @@ class ParsedPage:
         return parse_page(self.html)
 
     def copy(self) -> LexborHTMLParser:
+        if len(self.html) > KEEP_MAX_CHARS:
+            return self.__dict__.pop("tree", None) or parse_page(self.html)
         return self.tree.clone()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from itemadapter import ItemAdapter
 
 from crawlforge.args import as_flag
-from crawlforge.extract.markdown import html_to_markdown
+from crawlforge.extract.markdown import page_markdown
+from crawlforge.parsed import item_page
 
 SPIDER_ARGS = {"main_content": "main_content", "include_images": "images", "include_links": "links"}
 
@@ -38,5 +39,6 @@ class MarkdownPipeline:
             return item
         if len(html) > self.max_bytes:
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
-        adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **self.options)
+        adapter["markdown"] = page_markdown(item_page(item, html), adapter.get("final_url") or adapter["url"],
+                                           **self.options)
         return item
