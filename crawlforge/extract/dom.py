@@ -12,7 +12,7 @@ import re
 from functools import cached_property
 from itertools import accumulate
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 Document = str | bytes | LexborHTMLParser
 
@@ -104,4 +104,7 @@ class ParsedPage:
     def copy(self) -> LexborHTMLParser:
         if len(self.html) > KEEP_MAX_CHARS:
             return self.__dict__.pop("tree", None) or parse_page(self.html)
-        return self.tree.clone()
+        try:
+            return self.tree.clone()
+        except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
+            return parse_page(self.html)

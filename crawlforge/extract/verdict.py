@@ -214,7 +214,8 @@ def _folded(html: str) -> bytes:
     lower-case letter (bytes.lower() is 4x faster than str.lower())."""
     folded = html.encode("utf-8", "surrogatepass").lower()
     for twin, letter in _UNICODE_TWINS:
-        folded = folded.replace(twin, letter)
+        if twin in folded:  # a search is cheaper than a copy of the page
+            folded = folded.replace(twin, letter)
     return folded
 
 
