@@ -4,7 +4,6 @@ One lexbor parse per page: `maincontent` prunes and picks the content nodes on t
 and images are rewritten in place, and only the chosen HTML goes through html-to-markdown.
 """
 
-import re
 from functools import lru_cache
 
 from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia, PreprocessingOptions,
