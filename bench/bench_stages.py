@@ -4,7 +4,10 @@ frontmatter, structure signature), in pipeline order, and a digest of each stage
 a speed-up can be shown to change nothing (a change in the markdown also moves the frontmatter's
 digest). Times are CPU time of this process, so other processes on a busy machine do not count.
 
-    .venv/bin/python bench/bench_stages.py [--pages 200] [--repeat 1] [--digest]
+    .venv/bin/python bench/bench_stages.py [EVAL_DIR] [--pages 200] [--repeat 1] [--digest]
+
+EVAL_DIR is the eval set (its ``expectations.json`` and ``pages/``; default
+../shared/fixtures/eval beside the repository); the repository's demo pages are added.
 """
 
 from __future__ import annotations
@@ -22,26 +25,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from crawlforge.extract.charset import choose_charset, decode_body  # noqa: E402
+from crawlforge.extract.dom import ParsedPage  # noqa: E402
 from crawlforge.extract.embedded import extract_embedded_state  # noqa: E402
-from crawlforge.extract.frontmatter import cap_frontmatter, render_document  # noqa: E402
-from crawlforge.extract.markdown import html_to_markdown  # noqa: E402
-from crawlforge.extract.structure import structure_signature  # noqa: E402
-from crawlforge.extract.structured import extract_structured_data  # noqa: E402
-from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc  # noqa: E402
+from crawlforge.extract.frontmatter import render_document  # noqa: E402
+from crawlforge.extract.markdown import page_markdown  # noqa: E402
+from crawlforge.extract.structure import tree_signature  # noqa: E402
+from crawlforge.extract.structured import page_structured_data  # noqa: E402
+from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc  # noqa: E402
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
 from crawlforge.pipelines.structure import content_hash  # noqa: E402
 
-FIXTURES = Path("/work/shared/fixtures")
+EVAL = ROOT.parent / "shared" / "fixtures" / "eval"
 DEMO = ROOT / "fixtures" / "demo"
 
 
-def load_pages(count: int) -> list[dict]:
+def load_pages(eval_dir: Path, count: int) -> list[dict]:
     """The first ``count`` eval pages with a URL (sorted by file name), then the demo pages."""
-    records = json.loads((FIXTURES / "eval" / "expectations.json").read_text(encoding="utf-8"))
+    records = json.loads((eval_dir / "expectations.json").read_text(encoding="utf-8"))
     records = sorted((r for r in records if r.get("url") and r["file"].endswith(".html")),
                      key=lambda r: r["file"])[:count]
-    pages = [{"url": r["url"], "body": (FIXTURES / "eval" / "pages" / r["file"]).read_bytes()}
-             for r in records]
+    pages = [{"url": r["url"], "body": (eval_dir / "pages" / r["file"]).read_bytes()} for r in records]
     pages += [{"url": f"http://127.0.0.1/{path.relative_to(DEMO)}", "body": path.read_bytes()}
               for path in sorted(DEMO.rglob("*.html"))]
     for page in pages:
@@ -50,31 +53,32 @@ def load_pages(count: int) -> list[dict]:
 
 
 def verdict(page: dict) -> tuple:
-    doc = page_doc(page["html"], page["url"], 200)
+    page["parsed"] = ParsedPage(page["html"])  # the one parse the later stages share
+    doc = parsed_page_doc(page["parsed"], page["url"], 200)
     return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}), needs_browser(doc)
 
 
 def structured(page: dict) -> dict:
-    data = extract_structured_data(page["html"], page["url"])
+    data = page_structured_data(page["parsed"], page["url"])
     page["structured_data"] = data.to_frontmatter()
     return {"data": page["structured_data"], "provenance": data.provenance, "conflicts": data.conflicts,
             "errors": data.errors}
 
 
 def markdown(page: dict) -> str:
-    page["markdown"] = html_to_markdown(page["html"], page["url"])
+    page["markdown"] = page_markdown(page["parsed"], page["url"])
     return page["markdown"]
 
 
 def frontmatter(page: dict) -> str:
     item = ItemAdapter({"url": page["url"], "html": page["html"], "structured_data": page["structured_data"]})
     fields = {**build_frontmatter(item, False), "processed_at": "fixed"}
-    return render_document(cap_frontmatter(fields, 64 * 1024), page["markdown"])
+    return render_document(fields, page["markdown"], 64 * 1024)  # dumped once, as in the pipeline
 
 
 def structure(page: dict) -> dict:
     content_hash(page["markdown"], page["html"])  # timed here, digested with the markdown
-    return structure_signature(page["html"])
+    return tree_signature(page["parsed"].tree)
 
 
 # In pipeline order: later stages read what earlier ones left on the page.
@@ -89,13 +93,23 @@ STAGES = (
 )
 
 
+def page_path(body: bytes, url: str) -> dict:
+    """Every stage on one raw body, as a crawled page goes through them (decoding chooses the
+    charset)."""
+    page = {"url": url, "body": body, "html": decode_body(body, "text/html")["text"]}
+    for _, stage in STAGES[1:]:
+        stage(page)
+    return page
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("eval_dir", nargs="?", type=Path, default=EVAL, metavar="EVAL_DIR")
     parser.add_argument("--pages", type=int, default=200, help="eval pages (the demo pages are added)")
     parser.add_argument("--repeat", type=int, default=1, help="passes over the pages; the fastest counts")
     parser.add_argument("--digest", action="store_true", help="print a sha256 of each stage's outputs")
     args = parser.parse_args()
-    pages = load_pages(args.pages)
+    pages = load_pages(args.eval_dir, args.pages)
     best = {name: float("inf") for name, _ in STAGES}
     digests = {}
     for _ in range(args.repeat):

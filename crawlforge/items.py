@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraints
 
 
 def utc_now() -> str:
@@ -60,6 +60,8 @@ class Page(BaseModel):
     extraction_warnings: list[dict[str, Any]] = Field(default_factory=list)
     # fetched again after a killed crawl resumed (JOBDIR): the killed run's feed may hold it
     resumed_refetch: bool = False
+    # the page's one parse, shared by the pipelines (crawlforge.parsed); never exported
+    _parsed: Any = PrivateAttr(default=None)
 
 
 class ErrorRecord(BaseModel):

@@ -1,14 +1,29 @@
-"""The parsed page the DOM helpers (page text, tables, links) share.
+"""The parsed page every stage shares, and the DOM helpers (page text, tables, links) that take it.
 
 Upstream takes a cheerio document; here a helper takes HTML (``str``, or UTF-8 ``bytes``) or a
 ``LexborHTMLParser`` the caller already holds, so one page can be parsed once and handed to each.
+A crawled page is parsed once, as a ``ParsedPage``: the verdict, structured data, embedded state,
+markdown and structure signature read that one tree.
 """
 
 from __future__ import annotations
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+import re
+from functools import cached_property
+from itertools import accumulate
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 Document = str | bytes | LexborHTMLParser
+
+MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
+# A tree costs ~10x its page: past this many characters a page keeps no second tree beside it.
+KEEP_MAX_CHARS = 5 * 1024 * 1024
+_TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
+_DEPTH_STEP = re.compile(r"<(/)?(?(1)[a-zA-Z]|(?!(?ai:%s)(?![a-zA-Z0-9]))[a-zA-Z])" % "|".join(sorted(_VOID)))
+_STEP = {"": 1, "/": -1}
 
 
 def as_document(doc: Document) -> LexborHTMLParser:
@@ -30,3 +45,66 @@ def node_text(node: LexborNode | None) -> str:
     """cheerio ``.text()``: every descendant text node, script and style included ("" for no node,
     as cheerio's empty selection)."""
     return node.text(deep=True, separator="", strip=False) if node is not None else ""
+
+
+def cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
+    """Drops start tags (and as many end tags) nested deeper than `cap`, keeping all text.
+
+    Lexbor's parse time grows with the square of nesting depth (50k nested divs: seconds) and
+    so would any walk up the tree; real pages stay under a few hundred. Depth is estimated from
+    the tag stream alone (unclosed `<p>`/`<li>` count as open), which overestimates: harmless.
+    """
+    if max(accumulate(map(_STEP.__getitem__, _DEPTH_STEP.findall(html))), default=0) <= 2 * cap:
+        return html
+    parts, last, depth, dropped = [], 0, 0, 0
+    for match in _TAG_FULL.finditer(html):
+        closing, name = match.group(1), match.group(2).lower()
+        if name in _VOID:
+            continue
+        if closing and dropped:
+            dropped -= 1
+        elif closing:
+            depth -= 1
+            continue
+        elif depth < cap:
+            depth += 1
+            continue
+        else:
+            dropped += 1
+        parts.append(html[last:match.start()])
+        last = match.end()
+    parts.append(html[last:])
+    return "".join(parts)
+
+
+def parse_page(html: str) -> LexborHTMLParser:
+    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``)."""
+    html = cap_nesting(html)
+    try:
+        return LexborHTMLParser(html)
+    except UnicodeEncodeError:  # lone surrogates from a bad decode
+        return LexborHTMLParser(html.encode("utf-8", errors="replace").decode("utf-8"))
+
+
+class ParsedPage:
+    """One page's HTML and the one parse its stages share, made when a stage first needs it.
+
+    ``tree`` is read, never changed: a stage that prunes or rewrites nodes works on ``copy()``
+    (half the cost of a parse). A page over ``KEEP_MAX_CHARS`` hands its tree itself to the
+    stage that asks for a copy and parses again for the next one, so it never holds two.
+    """
+
+    def __init__(self, html: str):
+        self.html = html
+
+    @cached_property
+    def tree(self) -> LexborHTMLParser:
+        return parse_page(self.html)
+
+    def copy(self) -> LexborHTMLParser:
+        if len(self.html) > KEEP_MAX_CHARS:
+            return self.__dict__.pop("tree", None) or parse_page(self.html)
+        try:
+            return self.tree.clone()
+        except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
+            return parse_page(self.html)

@@ -4,7 +4,6 @@ One lexbor parse per page: `maincontent` prunes and picks the content nodes on t
 and images are rewritten in place, and only the chosen HTML goes through html-to-markdown.
 """
 
-import re
 from functools import lru_cache
 
 from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia, PreprocessingOptions,
@@ -14,12 +13,9 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
+from crawlforge.extract.dom import ParsedPage, parse_page
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
-MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
-_TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy", "src")
 
@@ -42,7 +38,23 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
     Pages over `max_bytes` (UTF-8 estimate: characters) are converted whole, without scoring, so
     that a huge page costs one linear pass. Never raises on malformed input.
     """
-    tree = _parse(html)
+    if isinstance(html, (bytes, bytearray)):
+        html = bytes(html).decode("utf-8", errors="replace")
+    return _markdown(parse_page(html) if html else None, html, url, main_content, include_images,
+                     include_links, max_bytes, tracking_params)
+
+
+def page_markdown(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
+                  include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
+                  tracking_params: tuple = TRACKING_PARAMS) -> str:
+    """``html_to_markdown`` of a page parsed already; its tree is left as it was (the pruning
+    works on a copy)."""
+    return _markdown(page.copy() if page.html else None, page.html, url, main_content, include_images,
+                     include_links, max_bytes, tracking_params)
+
+
+def _markdown(tree, html: str, url: str, main_content: bool, include_images: bool, include_links: bool,
+              max_bytes: int | None, tracking_params: tuple) -> str:
     if tree is None or tree.body is None:
         return ""
     base = base_url(url, _base_href(tree))
@@ -64,55 +76,6 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
     return _tidy(markdown)
-
-
-def _parse(html) -> LexborHTMLParser | None:
-    if isinstance(html, (bytes, bytearray)):
-        html = bytes(html).decode("utf-8", errors="replace")
-    if not html:
-        return None
-    html = _cap_nesting(html)
-    try:
-        return LexborHTMLParser(html)
-    except UnicodeEncodeError:  # lone surrogates from a bad decode
-        return LexborHTMLParser(html.encode("utf-8", errors="replace").decode("utf-8"))
-
-
-def _cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
-    """Drops start tags (and as many end tags) nested deeper than `cap`, keeping all text.
-
-    Lexbor's parse time grows with the square of nesting depth (50k nested divs: seconds) and
-    so would any walk up the tree; real pages stay under a few hundred. Depth is estimated from
-    the tag stream alone (unclosed `<p>`/`<li>` count as open), which overestimates: harmless.
-    """
-    depth = top = 0
-    for closing, name in _TAG.findall(html):
-        if closing:
-            depth -= 1
-        elif name.lower() not in _VOID:
-            depth += 1
-            top = max(top, depth)
-    if top <= 2 * cap:
-        return html
-    parts, last, depth, dropped = [], 0, 0, 0
-    for match in _TAG_FULL.finditer(html):
-        closing, name = match.group(1), match.group(2).lower()
-        if name in _VOID:
-            continue
-        if closing and dropped:
-            dropped -= 1
-        elif closing:
-            depth -= 1
-            continue
-        elif depth < cap:
-            depth += 1
-            continue
-        else:
-            dropped += 1
-        parts.append(html[last:match.start()])
-        last = match.end()
-    parts.append(html[last:])
-    return "".join(parts)
 
 
 def _base_href(tree: LexborHTMLParser) -> str | None:

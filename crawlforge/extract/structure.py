@@ -9,14 +9,22 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.dom import parse_page
+
 
 def structure_signature(html: str, root: str | None = None) -> dict:
     """Return ``{"tags": [...], "depths": {"1": n, ...}}`` for the document.
 
     With ``root`` (a CSS selector), only the descendants of its first match count,
     at their absolute depths, so changes outside that region leave the score alone.
+    Nesting is capped as for the markdown (``dom.cap_nesting``): depths past the cap
+    are not counted, and a hostile depth costs no more than a real one.
     """
-    tree = LexborHTMLParser(html or "")
+    return tree_signature(parse_page(html or ""), root)
+
+
+def tree_signature(tree: LexborHTMLParser, root: str | None = None) -> dict:
+    """``structure_signature`` of a parsed page (``ParsedPage.tree``), which it does not change."""
     document = tree.root.parent if tree.root is not None else None
     start, depth = document, 0
     if root is not None:

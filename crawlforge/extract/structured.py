@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import Finding, Page, load_extractors
 from crawlforge.extract.extractors.values import same
 
@@ -41,8 +42,16 @@ class StructuredData:
 
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
     """``extractors``: classes, instances or "module:Class" paths (default: the registry)."""
+    return _extract(_page(html, url), extractors)
+
+
+def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> StructuredData:
+    """``extract_structured_data`` of a page parsed already (its script blocks are read there)."""
+    return _extract(Page(html=parsed.html, url=url or "", parsed=parsed), extractors)
+
+
+def _extract(page: Page, extractors) -> StructuredData:
     result = StructuredData()
-    page = _page(html, url)
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():

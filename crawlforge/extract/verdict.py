@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from re import _constants, _parser
 
-from selectolax.lexbor import LexborHTMLParser
+from crawlforge.extract.dom import ParsedPage
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -22,6 +22,8 @@ ERROR_TEXT_MAX_CHARS = 200
 # A page with less visible text than this is a bot-check gate when it asks for a human.
 CAPTCHA_GATE_MAX_CHARS = 1000
 INVISIBLE_TAGS = ("script", "style", "template", "iframe")
+COLLAPSE_PIECE_CHARS = 256 * 1024
+_WHITESPACE = re.compile(r"\s")
 
 
 @dataclass(frozen=True)
@@ -121,20 +123,60 @@ HTTP_ERROR_WHY_DEFAULT = "Retry later; the server, not the page, failed."
 
 
 def collapse(text: str | None) -> str:
-    """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``)."""
-    return " ".join((text or "").split())
+    """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``). A long
+    text is split a piece at a time, cut at whitespace: a list of all its words would cost ~60
+    bytes a word."""
+    text = text or ""
+    pieces, start = [], 0
+    while start < len(text):
+        cut = _WHITESPACE.search(text, start + COLLAPSE_PIECE_CHARS)
+        end = cut.start() if cut else len(text)
+        pieces.append(" ".join(text[start:end].split()))
+        start = end
+    return " ".join(filter(None, pieces))
 
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
     """The ``doc`` the verdict reads, from raw HTML: its title and its visible text, without
     script, style, template and iframe content (<noscript> stays: a client without JS shows it)."""
-    tree = LexborHTMLParser(html)
+    return parsed_page_doc(ParsedPage(html), url, status)
+
+
+def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None) -> dict:
+    """``page_doc`` of a page parsed already; its tree is left as it was. The nesting is capped
+    as for the markdown (``dom.cap_nesting``), so a hostile depth costs no more than a real one."""
+    tree = page.tree
     title_node = tree.css_first("title")
     title = title_node.text(deep=True) if title_node else ""
-    tree.strip_tags(list(INVISIBLE_TAGS))
-    root = tree.body
-    text = root.text(deep=True, separator=" ") if root else ""
-    return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": html}
+    text = _visible_text(tree.body) if tree.body is not None else ""
+    return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": page.html}
+
+
+def _visible_text(root) -> str:
+    """The text of ``root`` without its invisible elements, the tree unchanged: whole subtrees
+    that hold none are read in one call, and only the ancestors of invisible elements are walked
+    (their text is then joined with spaces, which ``collapse`` makes what one call would give)."""
+    invisible = root.css(",".join(INVISIBLE_TAGS))
+    if not invisible:
+        return root.text(deep=True, separator=" ")
+    hidden, holders = {node.mem_id for node in invisible}, set()
+    for node in invisible:
+        parent = node.parent
+        while parent is not None and parent.mem_id not in holders:
+            holders.add(parent.mem_id)
+            parent = parent.parent
+    parts, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.mem_id in hidden:
+            continue
+        if node.mem_id in holders:
+            stack.extend(reversed(list(node.iter(include_text=True))))
+        elif node.is_text_node:
+            parts.append(node.text_content or "")
+        else:
+            parts.append(node.text(deep=True, separator=" "))
+    return " ".join(parts)
 
 
 def complete_doc(doc: dict) -> dict:
@@ -172,7 +214,8 @@ def _folded(html: str) -> bytes:
     lower-case letter (bytes.lower() is 4x faster than str.lower())."""
     folded = html.encode("utf-8", "surrogatepass").lower()
     for twin, letter in _UNICODE_TWINS:
-        folded = folded.replace(twin, letter)
+        if twin in folded:  # a search is cheaper than a copy of the page
+            folded = folded.replace(twin, letter)
     return folded
 
 

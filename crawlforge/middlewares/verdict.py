@@ -17,7 +17,8 @@ from __future__ import annotations
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
-from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc
+from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc
+from crawlforge.parsed import response_page
 from crawlforge.signals import report_failure
 
 NEEDS_BROWSER_KEY = "crawlforge_needs_browser"
@@ -42,7 +43,7 @@ class VerdictMiddleware:
         if not isinstance(response, HtmlResponse) or request.meta.get("crawlforge_skip_verdict"):
             return response
         rendered = bool(request.meta.get("playwright"))
-        doc = page_doc(response.text, response.url, response.status)
+        doc = parsed_page_doc(response_page(response), response.url, response.status)
         context = {"fetcher": "the browser" if rendered else "scrapy", "rendered": rendered}
         verdict = document_verdict(doc, context)
         if blocked := verdict.get("blocked"):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.markdown import html_to_markdown
+from crawlforge.extract.markdown import page_markdown
+from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
 
 
@@ -33,5 +34,6 @@ class MarkdownPipeline:
             return item
         if len(html) > self.max_bytes:
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
-        adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **self.options)
+        adapter["markdown"] = page_markdown(item_page(item, html), adapter.get("final_url") or adapter["url"],
+                                           **self.options)
         return item

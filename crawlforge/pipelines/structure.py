@@ -13,7 +13,8 @@ from urllib.request import url2pathname, urlopen
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.structure import structural_similarity, structure_signature
+from crawlforge.extract.structure import structural_similarity, tree_signature
+from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class StructurePipeline:
         html = adapter.get("html")
         if not html:
             return item  # records from APIs (jobs, collection entries) have no page structure
-        adapter["structure_signature"] = signature = structure_signature(html)
+        adapter["structure_signature"] = signature = tree_signature(item_page(item, html).tree)
         adapter["content_hash"] = digest = content_hash(adapter.get("markdown") or "", html)
         if self.baseline is not None:
             self.compare(adapter, signature, digest)

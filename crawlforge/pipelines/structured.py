@@ -7,7 +7,8 @@ import logging
 from itemadapter import ItemAdapter
 
 from crawlforge.extract.embedded import extract_embedded_state
-from crawlforge.extract.structured import extract_structured_data
+from crawlforge.extract.structured import page_structured_data
+from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step, report_warnings
 
 logger = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ class StructuredDataPipeline:
         html, url = adapter.get("html"), adapter["url"]
         if not html:
             return item
-        data = extract_structured_data(html, adapter.get("final_url") or url, extractors=self.extractors)
+        data = page_structured_data(item_page(item, html), adapter.get("final_url") or url, extractors=self.extractors)
         for error in data.errors:
             logger.warning("Structured-data extractor %s failed on %s: %s",
                            error["extractor"], url, error["message"])

@@ -12,6 +12,7 @@ from scrapy.http import Response, TextResponse
 from crawlforge import signals
 from crawlforge.args import ArgumentError, apply_arguments
 from crawlforge.items import Page
+from crawlforge.parsed import response_page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
@@ -40,7 +41,7 @@ def is_html(response: Response) -> bool:
 def page_item(response: TextResponse, **fields) -> Page:
     """A ``Page`` holding the raw HTML, before any pipeline has touched it."""
     meta = response.meta
-    return Page(
+    item = Page(
         url=meta.get("redirect_urls", [response.url])[0],
         final_url=response.url,
         status=response.status,
@@ -53,6 +54,8 @@ def page_item(response: TextResponse, **fields) -> Page:
         html=response.text,
         **fields,
     )
+    item._parsed = response_page(response)  # the verdict's parse, for the pipelines
+    return item
 
 
 def check_url(url: str) -> str:

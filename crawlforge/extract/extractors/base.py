@@ -8,6 +8,8 @@ from functools import cached_property
 
 from extruct.utils import parse_html
 
+from crawlforge.extract.dom import ParsedPage
+
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
@@ -27,13 +29,23 @@ class Page:
 
     Parsing is most of the cost of reading a page, and most pages carry nothing
     but head tags: ``head_root`` parses only the text up to ``</head>`` unless the
-    whole ``tree`` was already needed (JSON-LD, microdata, platform markup).
+    whole ``tree`` was already needed (microdata, platform markup). Script blocks
+    (JSON-LD) are read from ``parsed``, the lexbor parse the page's other stages
+    share; lxml parses the whole page only for the extruct readers that need it.
     Extractors check a cheap text marker before touching ``tree``.
     """
 
     html: str
     url: str
     warnings: list = field(default_factory=list)
+    parsed: ParsedPage | None = None
+
+    def script_texts(self, script_type: str) -> list[str]:
+        """The text of every ``<script type="script_type">`` (the exact value), in document order."""
+        if self.parsed is None:
+            self.parsed = ParsedPage(self.html)
+        return [node.text(deep=True) for node in self.parsed.tree.css("script")
+                if node.attributes.get("type") == script_type]
 
     @cached_property
     def tree(self):

@@ -200,6 +200,25 @@ def _container_size(node, memo):
     return size
 
 
+# In json.dumps text: a string (skipped), or a number JS may write otherwise (a float, or an
+# integer too long to be exact in a double).
+_DUMPED_NUMBER = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?\d+(?:\.\d+)?[eE][-+]?\d+|-?\d+\.\d+|-?\d{16,})')
+
+
 def byte_size(value):
-    """UTF-8 byte length of JSON.stringify(value) (the `bytes` of a found entry)."""
-    return serialized_size(value)
+    """UTF-8 byte length of JSON.stringify(value) (the `bytes` of a found entry).
+
+    Python's C encoder writes the same text except for number spellings, which are corrected
+    one by one; values it cannot write as JS does (NaN, cycles, lone surrogates) are sized by
+    the walk of ``serialized_size``, ten times slower.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        size = len(text.encode("utf-8"))
+    except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
+        return serialized_size(value)
+    for match in _DUMPED_NUMBER.finditer(text):
+        if number := match.group(1):
+            parsed = int(number) if number.lstrip("-").isdigit() else float(number)
+            size += len(js_number(parsed)) - len(number)
+    return size

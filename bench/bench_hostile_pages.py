@@ -1,0 +1,86 @@
+"""Cost of hostile pages on the whole pure page path: CPU seconds and peak memory of each
+synthetic attack page (built here, named for what it attacks), each in its own process so its
+peak RSS is its own.
+
+    .venv/bin/python bench/bench_hostile_pages.py [--case NAME ...] [--mb 24]
+
+A page must cost at most a few seconds and a small multiple of its size in memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def synthetic_nested_divs(mb: float) -> str:
+    """1.1 MB of nested divs: verdict, structure signature and markdown walk the depth."""
+    depth = int(mb * 1024 * 1024 / 11)
+    return "<html><body>" + "<div>" * depth + "deep" + "</div>" * depth + "</body></html>"
+
+
+def synthetic_broken_jsonld(kb: float) -> str:
+    """A JSON-LD block of bare words that never closes: json-repair is superlinear on it."""
+    words = " ".join("word" for _ in range(int(kb * 1024 / 5)))
+    return ('<html><head><title>t</title><script type="application/ld+json">{"@type": "Product", '
+            f"{words}</script></head><body><p>text</p></body></html>")
+
+
+def synthetic_big_article(mb: float) -> str:
+    """A page of many paragraphs under the size cap."""
+    paragraph = "<p>" + " ".join(f"word{i}" for i in range(40)) + " <a href='/x'>link</a></p>\n"
+    return "<html><head><title>big</title></head><body><article>" + paragraph * int(
+        mb * 1024 * 1024 / len(paragraph)) + "</article></body></html>"
+
+
+CASES = {
+    "nested-divs-1.1MB": lambda args: synthetic_nested_divs(1.1),
+    "broken-jsonld-200KB": lambda args: synthetic_broken_jsonld(200),
+    "broken-jsonld-1MB": lambda args: synthetic_broken_jsonld(1024),
+    "big-article": lambda args: synthetic_big_article(args.mb),
+}
+
+
+def run_case(name: str, mb: float) -> None:
+    """In the child: build the page, run the page path once, print its figures as JSON."""
+    sys.path.insert(0, str(ROOT))
+    from bench.bench_stages import page_path  # noqa: PLC0415 - the child's own import
+
+    html = CASES[name](argparse.Namespace(mb=mb))
+    body = html.encode("utf-8")
+    start = time.process_time()
+    page = page_path(body, "https://example.com/hostile")
+    seconds = time.process_time() - start
+    print(json.dumps({"bytes": len(body), "seconds": seconds, "markdown_chars": len(page["markdown"])}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", action="append", choices=sorted(CASES), help="default: every case")
+    parser.add_argument("--mb", type=float, default=24, help="size of the big-article page (MB; the body cap is 25 MiB)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return run_case(args.child, args.mb)
+    print(f"{'case':22s} {'size MB':>8s} {'CPU s':>7s} {'peak RSS MB':>12s} {'RSS/size':>9s}")
+    for name in args.case or CASES:
+        process = subprocess.Popen([sys.executable, __file__, "--child", name, "--mb", str(args.mb)],
+                                   stdout=subprocess.PIPE, text=True)
+        output = process.stdout.read()
+        _, status, rusage = os.wait4(process.pid, 0)
+        if status:
+            raise SystemExit(f"{name}: the page path failed")
+        result = json.loads(output)
+        size, rss = result["bytes"] / 2**20, rusage.ru_maxrss / 1024
+        print(f"{name:22s} {size:8.1f} {result['seconds']:7.2f} {rss:12.0f} {rss / size:9.1f}")
+
+
+if __name__ == "__main__":
+    main()
