@@ -51,6 +51,8 @@ class Page(BaseModel):
     # the valid items of list fields when some were invalid (llm_data may then be null)
     llm_partial_items: list[Any] = Field(default_factory=list)
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
+    # CRAWLFORGE_LLM_FILL_MISSING: each llm_data field's source (json-ld, ..., or llm)
+    llm_provenance: dict[str, str] | None = None
     # fetched again after a killed crawl resumed (JOBDIR): the killed run's feed may hold it
     resumed_refetch: bool = False
 

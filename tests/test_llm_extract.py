@@ -123,7 +123,7 @@ class ScriptedClient:
         self.answers = answers
         self.prompts: list[str] = []
 
-    def complete(self, messages, json_schema=None):
+    def complete(self, messages, json_schema=None, timeout=None):
         prompt = messages[-1]["content"]
         self.prompts.append(prompt)
         text = next(answer for key, answer in self.answers.items() if key in prompt)

@@ -44,12 +44,17 @@ class Client:
         max_retries = options.pop("max_retries", 2)
         if options:
             raise TypeError(f"unknown Client options: {', '.join(sorted(options))}")
+        self.timeout = timeout
         self.sdk = openai.OpenAI(base_url=base_url, api_key=api_key or _NO_KEY,
                                  timeout=timeout, max_retries=max_retries)
 
-    def complete(self, messages: list[dict], json_schema: dict | None = None) -> Completion:
-        """One chat completion; raises ``openai.OpenAIError`` on transport or API errors."""
+    def complete(self, messages: list[dict], json_schema: dict | None = None,
+                 timeout: float | None = None) -> Completion:
+        """One chat completion; raises ``openai.OpenAIError`` on transport or API errors.
+        ``timeout`` (seconds) shortens the client's own for this call, e.g. to a page's deadline."""
         kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
+        if timeout is not None:
+            kwargs["timeout"] = min(timeout, self.timeout)
         if self.max_tokens:
             kwargs["max_tokens"] = self.max_tokens
         while (response_format := self._response_format(json_schema)) is not None:
