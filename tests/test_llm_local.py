@@ -43,7 +43,6 @@ def test_crawl_with_a_schema_ends_with_llm_data_that_validates(crawl, fixture_se
                    settings=model_settings(local_model))
     assert result.returncode == 0, result.log[-3000:]
     item = result.items[0]
-    print(item["llm_data"], item["llm_errors"], result.stats.get("llm/tokens/prompt"))
     data = PageProduct.model_validate(item["llm_data"])
     assert (data.price, data.currency) == (23450, "PKR")  # from the frontmatter: the markdown shows "Rs 23,450"
     assert item["llm_errors"] == []
@@ -56,7 +55,6 @@ def test_fill_missing_asks_only_for_what_the_page_data_lacks(crawl, fixture_serv
                                  "schema": "tests.llm_schemas:Listing"},
                    settings=model_settings(local_model, CRAWLFORGE_LLM_FILL_MISSING="True"))
     item = result.items[0]
-    print(item["llm_data"], item["llm_provenance"], item["llm_errors"])
     assert item["llm_provenance"] == {"name": "json-ld", "price": "json-ld", "currency": "json-ld", "location": "llm"}
     assert item["llm_data"]["price"] == 23450 and item["llm_data"]["currency"] == "PKR"
     assert "Sialkot" in item["llm_data"]["location"]
@@ -65,8 +63,13 @@ def test_fill_missing_asks_only_for_what_the_page_data_lacks(crawl, fixture_serv
 def test_without_response_format_the_models_own_answer_is_repaired(local_model):
     client = Client(local_model, "local", json_mode=False, max_tokens=160)
     result = extract(page_text(olx_item(), "document"), ProductList, client=client)
-    print(repr(result.raw), result.data, result.partial_items, result.errors, result.usage)
-    assert False
+    # this model's own answer: the JSON in a ```json fence, with fields the schema lacks
+    assert result.raw.startswith("```json\n{") and '"brand": "Infinix"' in result.raw
+    assert result.usage["repairs"] == 1 and result.usage["calls"] == 1
+    assert result.data == {"products": [{"name": "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA",
+                                         "description": "INFINIX ALL STOCK AVAILABLE HERE",
+                                         "price": 23450.0, "currency": "PKR"}]}
+    assert result.errors == [] and result.partial_items == []
 
 
 def test_page_over_the_token_budget_is_split_and_the_answers_merged(local_model):
@@ -74,7 +77,8 @@ def test_page_over_the_token_budget_is_split_and_the_answers_merged(local_model)
     pieces = split_markdown(text, 120)
     client = Client(local_model, "local", max_tokens=64)
     result = extract(text, PageProduct, client=client, token_budget=120)
-    print(len(pieces), result.raw, result.data, result.errors, result.usage)
-    assert len(pieces) >= 2
-    assert result.usage["calls"] == len(pieces)
-    assert False
+    assert len(pieces) == 2
+    assert result.usage["calls"] == 2 and result.errors == []
+    assert result.raw.count("INFINIX HOT 10") >= 1  # the pieces' answers, joined
+    merged = PageProduct.model_validate(result.data)
+    assert merged.name == "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA"

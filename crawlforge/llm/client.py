@@ -3,6 +3,7 @@ vLLM, llama.cpp's server, LM Studio. Only ``base_url``, the model and the key di
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -10,6 +11,11 @@ import openai
 
 # Sent when no key is configured: local servers ignore it, the SDK refuses an empty one.
 _NO_KEY = "no-key"
+
+
+class BadResponse(openai.OpenAIError):
+    """A 200 answer whose body is not JSON (a proxy's error page, a server bug): the SDK
+    lets ``json.JSONDecodeError`` through, this names it."""
 
 
 @dataclass
@@ -70,7 +76,10 @@ class Client:
         return {"type": "json_object"} if self.json_mode else None
 
     def _create(self, **kwargs) -> Completion:
-        response = self.sdk.chat.completions.create(**kwargs)
+        try:
+            response = self.sdk.chat.completions.create(**kwargs)
+        except json.JSONDecodeError as error:
+            raise BadResponse(f"the server's answer is not JSON ({error})") from None
         text = response.choices[0].message.content if response.choices else None
         usage = response.usage
         return Completion(
