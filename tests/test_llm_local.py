@@ -15,6 +15,7 @@ from crawlforge.llm.chunks import split_markdown
 from crawlforge.llm.schemas import PageProduct, ProductList
 from crawlforge.pipelines.frontmatter import build_frontmatter
 from crawlforge.pipelines.llm import page_text
+from crawlforge.testing import local_model as model_server
 
 pytestmark = pytest.mark.llm
 
@@ -82,3 +83,14 @@ def test_page_over_the_token_budget_is_split_and_the_answers_merged(local_model)
     assert result.raw.count("INFINIX HOT 10") >= 1  # the pieces' answers, joined
     merged = PageProduct.model_validate(result.data)
     assert merged.name == "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA"
+
+
+def test_the_weights_are_joined_verified_and_a_mismatch_refused(tmp_path, monkeypatch):
+    (tmp_path / model_server.MODEL_FILE).write_bytes(b"GGUF but not the model")  # a broken cache entry
+    path = model_server.model_path(tmp_path)
+    assert model_server.sha256_of(path) == model_server.MODEL_SHA256
+    assert path.open("rb").read(4) == b"GGUF"
+    monkeypatch.setattr(model_server, "MODEL_SHA256", "0" * 64)  # as if a chunk had changed
+    with pytest.raises(model_server.ModelError, match="refused"):
+        model_server.model_path(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [model_server.MODEL_FILE]  # nothing half-written left
