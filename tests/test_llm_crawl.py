@@ -124,8 +124,7 @@ def test_a_hanging_model_server_meets_the_page_deadline_and_the_crawl_goes_on(cr
     server = faulty("hang", hang_seconds=120)
     started = time.monotonic()
     result = crawl("site", args={"urls_file": _urls_file(tmp_path, fixture_server), "follow": "0"},
-                   settings=_crawl_settings(server, CRAWLFORGE_LLM_PAGE_DEADLINE="2", CRAWLFORGE_LLM_CONCURRENCY="1",
-                                            CRAWLFORGE_LLM_MAX_RETRIES="0"))
+                   settings=_crawl_settings(server, CRAWLFORGE_LLM_PAGE_DEADLINE="2", CRAWLFORGE_LLM_CONCURRENCY="1"))
     elapsed = time.monotonic() - started
     assert len(result.items) == 2, result.log[-3000:]
     for item in result.items:
