@@ -132,3 +132,17 @@ def test_a_hanging_model_server_meets_the_page_deadline_and_the_crawl_goes_on(cr
         assert item["llm_errors"][0]["type"] in ("request", "deadline"), item["llm_errors"]
     assert any(e["type"] == "deadline" for item in result.items for e in item["llm_errors"])
     assert elapsed < 120  # it ended while the server still held both requests unanswered
+
+
+def test_fill_in_mode_takes_what_the_page_data_gives_and_asks_for_the_rest():
+    from crawlforge.llm.fill import combine, given_fields, missing_schema
+    from crawlforge.llm.schemas import PageProduct
+
+    frontmatter = {"structured_data": {"product_name": "Lamp", "price": "34.99", "currency": ""}}
+    values, sources = given_fields(PageProduct, frontmatter, {"structured_data.price": "microdata"})
+    assert values == {"name": "Lamp", "price": 34.99}
+    assert sources == {"name": "structured_data", "price": "microdata"}
+    asked = missing_schema(PageProduct, values)
+    assert list(asked.model_fields) == ["currency"]
+    assert combine(PageProduct, values, {"currency": "GBP"}) == {"name": "Lamp", "price": 34.99, "currency": "GBP"}
+    assert missing_schema(PageProduct, {"name": 1, "price": 1, "currency": 1}) is None

@@ -115,7 +115,7 @@ class LlmPipeline:
         schema, given, sources = self.schema, {}, {}
         if self.fill_missing:
             given, sources = self.fill.given_fields(self.schema, adapter.get("structured_data"),
-                                               adapter.get("structured_data_provenance"))
+                                                    adapter.get("structured_data_provenance"))
             schema = self.fill.missing_schema(self.schema, given)
             if schema is None:  # the page's own data answered every field
                 adapter["llm_data"] = self.fill.combine(self.schema, given, {})
@@ -143,7 +143,8 @@ class LlmPipeline:
         adapter["llm_data"] = result.data
         if self.fill_missing:
             adapter["llm_data"] = self.fill.combine(self.schema, given, result.data)
-            adapter["llm_provenance"] = {**sources, **dict.fromkeys(schema.model_fields, "llm")}
+            answered = [name for name, value in (result.data or {}).items() if value is not None]
+            adapter["llm_provenance"] = {**sources, **dict.fromkeys(answered, "llm")}
         adapter["llm_partial_items"] = result.partial_items
         adapter["llm_errors"] = result.errors
         self.count(result)
