@@ -54,6 +54,8 @@ class Page(BaseModel):
     # the valid items of list fields when some were invalid (llm_data may then be null)
     llm_partial_items: list[Any] = Field(default_factory=list)
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
+    # CRAWLFORGE_LLM_FILL_MISSING: each llm_data field's source (json-ld, ..., or llm)
+    llm_provenance: dict[str, str] | None = None
     # an optional step that failed on this page ({"step", "message"}): the page is kept without it
     enrichment_errors: list[dict[str, Any]] = Field(default_factory=list)
     # what extractors noticed ({"extractor", "message"}): a JSON block repaired or skipped...

@@ -198,6 +198,12 @@ CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
 CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call
 CRAWLFORGE_LLM_CONCURRENCY = 2  # model calls in flight at once
 CRAWLFORGE_LLM_MAX_RETRIES = 2  # retries of a failed call (connection errors, 429, 5xx)
+# What the model reads: "document" (frontmatter + markdown, as written to disk), "markdown",
+# or "structured" (the frontmatter alone).
+CRAWLFORGE_LLM_INPUT = "document"
+# Ask only for the schema fields the page's own structured data did not give (llm_provenance).
+CRAWLFORGE_LLM_FILL_MISSING = False
+CRAWLFORGE_LLM_PAGE_DEADLINE = 300  # seconds per page, all its calls together (0: none)
 
 # Harvesting: Redis URL of a distributed crawl's shared frontier (empty: this process only),
 # and its scrapy-redis queue class (PriorityQueue, FifoQueue or LifoQueue).

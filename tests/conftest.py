@@ -33,6 +33,15 @@ def fixture_server():
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def local_model():
+    """The real model server (``python -m crawlforge.testing.local_model``), started once: its base URL."""
+    from crawlforge.testing.local_model import running
+
+    with running(threads=1) as base_url:
+        yield base_url
+
+
 @pytest.fixture
 def make_server():
     """``make_server(root)``: a server of its own for a folder a test builds or changes."""

@@ -1,14 +1,19 @@
-"""The LLM pipeline in real crawls: pages from the fixture server, answers from the replay
-server on 127.0.0.1 through the real openai SDK."""
+"""The LLM pipeline's settings and its fault modes in real crawls: pages from the fixture
+server, a model server that fails (down, 500s, hangs, garbage, cut connections). Crawls
+against the real model are in test_llm_local.py."""
 
 from pathlib import Path
 
+import time
+
 import pytest
+from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
 from crawlforge.llm.schemas import ProductList
-from crawlforge.pipelines.llm import LlmPipeline, json_mode_setting, load_schema
+from crawlforge.extract.frontmatter import render_document
+from crawlforge.pipelines.llm import LlmPipeline, json_mode_setting, load_schema, page_text
 from crawlforge.testing.llm_server import ReplayServer, load_recordings
 
 LLM = Path(__file__).resolve().parent.parent / "fixtures" / "llm"
@@ -21,6 +26,19 @@ def replay():
     server = ReplayServer(load_recordings(LLM)).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def faulty():
+    servers = []
+
+    def start(fault: str, **options) -> ReplayServer:
+        servers.append(ReplayServer([], fault=fault, **options).start())
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.stop()
 
 
 def test_schema_is_loaded_from_module_colon_name_or_dotted_path():
@@ -42,6 +60,22 @@ def test_pipeline_is_off_without_a_schema_and_without_a_server():
         LlmPipeline.from_crawler(get_crawler(settings_dict={"CRAWLFORGE_LLM_SCHEMA": "crawlforge.llm.schemas:ProductList"}))
 
 
+def test_the_model_reads_the_document_its_markdown_or_its_frontmatter():
+    document = render_document({"url": "https://example.com/p", "structured_data": {"price": "34.99"}}, "# Lamp\n")
+    item = ItemAdapter({"markdown": "# Lamp\n", "document": document})
+    assert page_text(item, "document") == document
+    assert page_text(item, "markdown") == "# Lamp\n"
+    assert page_text(item, "structured") == "---\nurl: https://example.com/p\nstructured_data:\n  price: '34.99'\n---\n"
+    assert page_text(ItemAdapter({"markdown": "# A record\n"}), "document") == "# A record\n"
+
+
+def test_unknown_input_setting_is_refused_in_one_line():
+    with pytest.raises(ValueError, match="CRAWLFORGE_LLM_INPUT must be one of document, markdown, structured"):
+        LlmPipeline.from_crawler(get_crawler(settings_dict={
+            "CRAWLFORGE_LLM_SCHEMA": "crawlforge.llm.schemas:ProductList", "CRAWLFORGE_LLM_BASE_URL": "http://127.0.0.1:9/v1",
+            "CRAWLFORGE_LLM_MODEL": "m", "CRAWLFORGE_LLM_INPUT": "html"}))
+
+
 def _crawl_settings(replay, **extra):
     return {
         "CRAWLFORGE_LLM_SCHEMA": "crawlforge.llm.schemas:ProductList",
@@ -61,35 +95,6 @@ def _urls_file(tmp_path, server) -> str:
     return str(urls)
 
 
-def test_crawl_fills_llm_data_keeps_partial_items_and_counts_stats(crawl, fixture_server, replay, tmp_path):
-    result = crawl("site", args={"urls_file": _urls_file(tmp_path, fixture_server), "follow": "0"},
-                   settings=_crawl_settings(replay))
-    by_page = {item["url"].rsplit("/", 1)[1]: item for item in result.items}
-    assert set(by_page) == {IKEA, HAPPYCOFFEE}, result.log[-3000:]
-    ikea = by_page[IKEA]
-    assert len(ikea["llm_data"]["products"]) == 19
-    assert ikea["llm_partial_items"] == ikea["llm_data"]["products"]
-    assert [e["path"] for e in ikea["llm_errors"]] == ["products.11.price"]
-    assert by_page[HAPPYCOFFEE]["llm_data"] == {"products": [
-        {"name": "Happy Coffee SIDAMO Bio Bohnen", "description": None, "price": 27.9, "currency": "EUR"}]}
-    assert by_page[HAPPYCOFFEE]["llm_errors"] == []
-    stats = result.stats
-    assert (stats["llm/pages"], stats["llm/calls"], stats["llm/repairs"]) == (2, 2, 1)
-    assert stats["llm/partial_recoveries"] == 1
-    assert stats["llm/tokens/total"] == 3840 + 1552
-    assert "llm/failures" not in stats
-    assert len(replay.requests) == 2
-
-
-def test_crawl_with_self_correction_recovers_the_bad_item(crawl, fixture_server, replay):
-    url = fixture_server.url("demo/products/" + IKEA)
-    result = crawl("site", args={"url": url, "follow": "0"},
-                   settings=_crawl_settings(replay, CRAWLFORGE_LLM_SELF_CORRECT="True"))
-    item = result.items[0]
-    assert len(item["llm_data"]["products"]) == 20 and item["llm_errors"] == []
-    assert (result.stats["llm/calls"], result.stats["llm/corrections"]) == (2, 1)
-
-
 def test_unreachable_model_server_is_recorded_on_the_item_not_a_crash(crawl, fixture_server, replay):
     url = fixture_server.url("demo/products/" + HAPPYCOFFEE)
     replay.stop()  # nothing listens there any more
@@ -99,3 +104,45 @@ def test_unreachable_model_server_is_recorded_on_the_item_not_a_crash(crawl, fix
     assert item["llm_data"] is None
     assert item["llm_errors"][0]["type"] == "request"
     assert result.stats["llm/failures"] == 1
+
+
+@pytest.mark.parametrize(("fault", "error"), [
+    ("500", "InternalServerError"), ("garbage", "BadResponse: the server's answer is not JSON"), ("cut", "APIConnectionError")])
+def test_a_failing_model_server_is_an_error_on_each_item(crawl, fixture_server, faulty, tmp_path, fault, error):
+    server = faulty(fault)
+    result = crawl("site", args={"urls_file": _urls_file(tmp_path, fixture_server), "follow": "0"},
+                   settings=_crawl_settings(server, CRAWLFORGE_LLM_MAX_RETRIES="1"))
+    assert len(result.items) == 2, result.log[-3000:]
+    for item in result.items:
+        assert item["llm_data"] is None and item["markdown"]
+        assert [e["type"] for e in item["llm_errors"]] == ["request"]
+        assert error in item["llm_errors"][0]["message"]
+    assert result.stats["llm/failures"] == 2
+
+
+def test_a_hanging_model_server_meets_the_page_deadline_and_the_crawl_goes_on(crawl, fixture_server, faulty, tmp_path):
+    server = faulty("hang", hang_seconds=120)
+    started = time.monotonic()
+    result = crawl("site", args={"urls_file": _urls_file(tmp_path, fixture_server), "follow": "0"},
+                   settings=_crawl_settings(server, CRAWLFORGE_LLM_PAGE_DEADLINE="2", CRAWLFORGE_LLM_CONCURRENCY="1"))
+    elapsed = time.monotonic() - started
+    assert len(result.items) == 2, result.log[-3000:]
+    for item in result.items:
+        assert item["llm_data"] is None
+        assert item["llm_errors"][0]["type"] in ("request", "deadline"), item["llm_errors"]
+    assert any(e["type"] == "deadline" for item in result.items for e in item["llm_errors"])
+    assert elapsed < 120  # it ended while the server still held both requests unanswered
+
+
+def test_fill_in_mode_takes_what_the_page_data_gives_and_asks_for_the_rest():
+    from crawlforge.llm.fill import combine, given_fields, missing_schema
+    from crawlforge.llm.schemas import PageProduct
+
+    frontmatter = {"structured_data": {"product_name": "Lamp", "price": "34.99", "currency": ""}}
+    values, sources = given_fields(PageProduct, frontmatter, {"structured_data.price": "microdata"})
+    assert values == {"name": "Lamp", "price": 34.99}
+    assert sources == {"name": "structured_data", "price": "microdata"}
+    asked = missing_schema(PageProduct, values)
+    assert list(asked.model_fields) == ["currency"]
+    assert combine(PageProduct, values, {"currency": "GBP"}) == {"name": "Lamp", "price": 34.99, "currency": "GBP"}
+    assert missing_schema(PageProduct, {"name": 1, "price": 1, "currency": 1}) is None

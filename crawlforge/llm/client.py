@@ -3,6 +3,7 @@ vLLM, llama.cpp's server, LM Studio. Only ``base_url``, the model and the key di
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -10,6 +11,11 @@ import openai
 
 # Sent when no key is configured: local servers ignore it, the SDK refuses an empty one.
 _NO_KEY = "no-key"
+
+
+class BadResponse(openai.OpenAIError):
+    """A 200 answer whose body is not JSON (a proxy's error page, a server bug): the SDK
+    lets ``json.JSONDecodeError`` through, this names it."""
 
 
 @dataclass
@@ -44,28 +50,39 @@ class Client:
         max_retries = options.pop("max_retries", 2)
         if options:
             raise TypeError(f"unknown Client options: {', '.join(sorted(options))}")
+        self.timeout = timeout
         self.sdk = openai.OpenAI(base_url=base_url, api_key=api_key or _NO_KEY,
                                  timeout=timeout, max_retries=max_retries)
 
-    def complete(self, messages: list[dict], json_schema: dict | None = None) -> Completion:
-        """One chat completion; raises ``openai.OpenAIError`` on transport or API errors."""
+    def complete(self, messages: list[dict], json_schema: dict | None = None,
+                 timeout: float | None = None) -> Completion:
+        """One chat completion; raises ``openai.OpenAIError`` on transport or API errors.
+        ``timeout`` (seconds) shortens the client's own for this call, e.g. to what is left of a
+        page's deadline; such a call is not retried, as a retry would overrun the deadline."""
         kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
+        sdk = self.sdk
+        if timeout is not None and timeout < self.timeout:
+            sdk = sdk.with_options(timeout=timeout, max_retries=0)
         if self.max_tokens:
             kwargs["max_tokens"] = self.max_tokens
         while (response_format := self._response_format(json_schema)) is not None:
             try:
-                return self._create(**kwargs, response_format=response_format)
+                return self._create(sdk, **kwargs, response_format=response_format)
             except openai.BadRequestError:
                 self.json_mode = "object" if self.json_mode == "schema" else None
-        return self._create(**kwargs)
+        return self._create(sdk, **kwargs)
 
     def _response_format(self, json_schema: dict | None) -> dict | None:
         if self.json_mode == "schema" and json_schema:
             return {"type": "json_schema", "json_schema": {"name": "extraction", "schema": json_schema}}
         return {"type": "json_object"} if self.json_mode else None
 
-    def _create(self, **kwargs) -> Completion:
-        response = self.sdk.chat.completions.create(**kwargs)
+    @staticmethod
+    def _create(sdk, **kwargs) -> Completion:
+        try:
+            response = sdk.chat.completions.create(**kwargs)
+        except json.JSONDecodeError as error:
+            raise BadResponse(f"the server's answer is not JSON ({error})") from None
         text = response.choices[0].message.content if response.choices else None
         usage = response.usage
         return Completion(

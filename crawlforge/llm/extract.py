@@ -3,6 +3,7 @@ every valid item when the model's answer is partly broken."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import openai
@@ -31,27 +32,39 @@ class ExtractionResult:
 
 
 def extract(markdown: str, schema: type[BaseModel], *, client: Client, instructions: str | None = None,
-            self_correct: bool = False, token_budget: int | None = None) -> ExtractionResult:
-    """Ask ``client``'s model to fill ``schema`` from ``markdown``.
+            self_correct: bool = False, token_budget: int | None = None,
+            deadline: float | None = None) -> ExtractionResult:
+    """Ask ``client``'s model to fill ``schema`` from ``markdown`` (the page's text: its
+    markdown, or the whole document with its frontmatter).
 
     ``self_correct`` sends the validation errors back once and keeps the better answer.
-    Over ``token_budget`` (estimated tokens of markdown), the page is split on headings,
-    each piece is asked separately, and the answers are merged: never truncated.
-    Request failures become errors of type ``request``; nothing is raised.
+    Over ``token_budget`` (estimated tokens), the page is split on headings, each piece is
+    asked separately, and the answers are merged: never truncated. ``deadline`` (seconds)
+    bounds the whole page: each call gets what is left of it, and pieces not started in
+    time become errors of type ``deadline``. Request failures become errors of type
+    ``request``; nothing is raised.
     """
     pieces = split_markdown(markdown, token_budget or 0)
-    results = [_extract_piece(piece, schema, client, instructions, self_correct) for piece in pieces]
+    ends = None if not deadline else time.monotonic() + deadline
+    results = []
+    for piece in pieces:
+        left = None if ends is None else ends - time.monotonic()
+        if left is not None and left <= 0:
+            results.append(ExtractionResult(errors=[{
+                "path": "", "message": f"page deadline of {deadline:g} s passed before this piece", "type": "deadline"}]))
+            continue
+        results.append(_extract_piece(piece, schema, client, instructions, self_correct, ends))
     if len(results) == 1:
         return results[0]
     return _merge(results, schema)
 
 
-def _extract_piece(markdown, schema, client, instructions, self_correct) -> ExtractionResult:
+def _extract_piece(markdown, schema, client, instructions, self_correct, ends) -> ExtractionResult:
     result = ExtractionResult()
     messages = build_messages(markdown, schema, instructions)
-    answer = _ask(messages, schema, client, result)
-    if self_correct and answer is not None and answer[0].errors:
-        retry = _ask(correction_messages(messages, answer[1], answer[0].errors), schema, client, result)
+    answer = _ask(messages, schema, client, result, ends)
+    if self_correct and answer is not None and answer[0].errors and (ends is None or ends > time.monotonic()):
+        retry = _ask(correction_messages(messages, answer[1], answer[0].errors), schema, client, result, ends)
         result.usage["corrections"] += 1
         if retry is not None and _rank(retry[0]) > _rank(answer[0]):
             answer = retry
@@ -61,10 +74,11 @@ def _extract_piece(markdown, schema, client, instructions, self_correct) -> Extr
     return result
 
 
-def _ask(messages, schema, client, result: ExtractionResult) -> tuple[Validation, str] | None:
+def _ask(messages, schema, client, result: ExtractionResult, ends: float | None) -> tuple[Validation, str] | None:
     """One call, parsed and validated, with the answer's text; usage lands on ``result``."""
+    timeout = None if ends is None else max(0.1, ends - time.monotonic())
     try:
-        completion = client.complete(messages, json_schema=schema.model_json_schema())
+        completion = client.complete(messages, json_schema=schema.model_json_schema(), timeout=timeout)
     except openai.OpenAIError as error:
         result.errors = [{"path": "", "message": f"{type(error).__name__}: {error}", "type": "request"}]
         return None

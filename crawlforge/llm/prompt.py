@@ -1,5 +1,5 @@
 """The messages sent to the model: the schema (with its field descriptions) and the page's
-markdown, plus rules that make a missing value null instead of an invented one."""
+text (its document: frontmatter and markdown), plus rules that make a missing value null instead of an invented one."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def build_messages(markdown: str, schema: type[BaseModel], instructions: str | N
     parts = [f"JSON Schema of the answer:\n{schema_json(schema)}"]
     if instructions:
         parts.append(f"Instructions:\n{instructions.strip()}")
-    parts.append(f"Page (markdown):\n<<<PAGE\n{markdown}\nPAGE>>>")
+    parts.append(f"Page (markdown, after the page's own structured data as YAML frontmatter when present):\n"
+                 f"<<<PAGE\n{markdown}\nPAGE>>>")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(parts)}]
 
 

@@ -19,3 +19,13 @@ class ProductList(BaseModel):
     """Every product offered or listed on a page, the main one and any related listings."""
 
     products: list[Product] = Field(description="All products on the page, in page order")
+
+
+class PageProduct(BaseModel):
+    """The one product a product page offers (what ``CRAWLFORGE_LLM_FILL_MISSING`` can complete
+    from the page's own data: same field names as its structured data)."""
+
+    name: str | None = Field(None, description="Product name as the page's main heading shows it")
+    price: float | None = Field(None, description="The selling price as a number, without currency symbol; "
+                                                  "not a size, weight, model number or other figure")
+    currency: str | None = Field(None, description="ISO 4217 code of that price, e.g. GBP, EUR, USD")

@@ -1,0 +1,12 @@
+"""Schemas the real-model tests crawl with (``-a schema=tests.llm_schemas:...``)."""
+
+from pydantic import BaseModel, Field
+
+
+class Listing(BaseModel):
+    """A classified ad: the page's own data gives name, price and currency, not the place."""
+
+    name: str | None = Field(None, description="Product name as the page's main heading shows it")
+    price: float | None = Field(None, description="The selling price as a number, without currency symbol")
+    currency: str | None = Field(None, description="ISO 4217 code of that price")
+    location: str | None = Field(None, description="Where the seller is: the city, region and country line")
