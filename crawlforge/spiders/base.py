@@ -17,7 +17,7 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 # Spider arguments read by crawlforge's components (pipelines, the browser add-on), for every
 # spider: a template spider must not take them for template parameters.
 CRAWL_OPTIONS = ("render", "wait_for", "query", "schema", "since", "skip_unchanged",
-                 "main_content", "images", "links")
+                 "main_content", "images", "links", "archive")
 
 
 def read_urls_file(path: str) -> list[str]:
@@ -71,6 +71,7 @@ class CrawlforgeSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.crawl_arguments = dict(kwargs)  # the archive's record of the run, for reextract
         apply_spider_args(spider, crawler.settings)  # -a since=, -a skip_unchanged=
         return spider
 
