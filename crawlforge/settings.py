@@ -229,3 +229,4 @@ CRAWLFORGE_PROGRESS_INTERVAL = 30.0
 # `scrapy reextract FILE...` runs the crawl's page pipeline again from them, offline.
 CRAWLFORGE_ARCHIVE = ""
 CRAWLFORGE_ARCHIVE_MAX_BYTES = 1024 * 1024 * 1024  # 1 GiB, compressed
+CRAWLFORGE_REPLAY = []  # the WARC files a reextract serves responses from (set by the command)

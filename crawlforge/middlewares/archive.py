@@ -24,6 +24,7 @@ from pathlib import Path
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
+from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
@@ -34,7 +35,20 @@ logger = logging.getLogger(__name__)
 ARCHIVE_ARG = "archive"
 SPIDER_FIELD = "crawlforge-spider"
 ARGS_FIELD = "crawlforge-arguments"
+SETTINGS_FIELD = "crawlforge-settings"
+# Recorded for reextract: the render settings as the browser add-on left them, and every other
+# CRAWLFORGE_* setting given on the command line, except where this run's outputs went.
+RENDER_SETTINGS = ("CRAWLFORGE_RENDER", "CRAWLFORGE_RENDER_WAIT_FOR", "CRAWLFORGE_BROWSER_RETRY_BLOCKED")
+RUN_SETTINGS = {"CRAWLFORGE_ARCHIVE", "CRAWLFORGE_STATS_FILE", "CRAWLFORGE_ERRORS_FEED",
+                "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY"}
 RECENT_RESPONSES = 1024  # plain responses a rendered page of the same URL may refer to
+
+
+def recorded_settings(settings) -> dict:
+    cmdline = SETTINGS_PRIORITIES["cmdline"]
+    return {name: settings[name] for name in settings
+            if name.startswith("CRAWLFORGE_") and name not in RUN_SETTINGS
+            and (name in RENDER_SETTINGS or (settings.getpriority(name) or 0) >= cmdline)}
 
 
 def header_pairs(headers) -> list[tuple[str, str]]:
@@ -67,7 +81,8 @@ class ArchiveMiddleware:
         spider = crawler.spider
         arguments = {k: v for k, v in getattr(spider, "crawl_arguments", {}).items() if k != ARCHIVE_ARG}
         self.writer = ArchiveWriter(folder, spider.name, crawler.settings.getint("CRAWLFORGE_ARCHIVE_MAX_BYTES"),
-                                    {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments)})
+                                    {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments, default=str),
+                                     SETTINGS_FIELD: json.dumps(recorded_settings(crawler.settings), default=str)})
         self.plain_ids: OrderedDict[str, str] = OrderedDict()
         self.uploads: list[Deferred] = []
         self.uploaded = 0
