@@ -9,10 +9,10 @@ from pathlib import Path
 
 from warcio.archiveiterator import ArchiveIterator
 
-from crawlforge.archive.warc import (ENCODING_FIELD, HEADERS_FIELD, HOP_BY_HOP, RENDERED_TYPES,
+from crawlforge.archive.warc import (ENCODING_FIELD, HEADERS_FIELD, ORIGINAL_NAMES, RENDERED_TYPES,
                                      REQUEST_URI_FIELD, STATUS_FIELD)
 
-ORIGINAL_NAMES = {stored.lower(): original for original, stored in HOP_BY_HOP.items()}
+BLOCK_SIZE = 64 * 1024
 
 
 class ArchiveError(ValueError):
@@ -56,6 +56,14 @@ def warcinfo_fields(record) -> dict:
     return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
 
 
+def complete(record) -> bool:
+    """All of its declared length is there and its digests match (warcio itself returns the
+    part of a cut record it found)."""
+    while record.raw_stream.read(BLOCK_SIZE):
+        pass
+    return record.raw_stream.limit == 0 and record.digest_checker.passed is not False
+
+
 def index_archive(paths: list[Path]) -> ArchiveIndex:
     """Every response, conversion and resource record of ``paths``; a file cut short (a killed
     crawl) is indexed up to its last complete record and named in ``truncated``."""
@@ -63,9 +71,10 @@ def index_archive(paths: list[Path]) -> ArchiveIndex:
     info: dict = {}
     truncated = []
     for path in map(Path, paths):
+        found = len(records)
         try:
             with path.open("rb") as stream:
-                iterator = ArchiveIterator(stream, check_digests=False)
+                iterator = ArchiveIterator(stream, check_digests=True)
                 for record in iterator:
                     kind = record.rec_type
                     if kind == "warcinfo" and not info:
@@ -74,12 +83,15 @@ def index_archive(paths: list[Path]) -> ArchiveIndex:
                         rendered = kind != "response"
                         url = (record.rec_headers.get_header(REQUEST_URI_FIELD) if rendered else None) \
                             or record.rec_headers.get_header("WARC-Target-URI")
-                        records.setdefault((url, rendered), []).append(
-                            Location(path, iterator.get_record_offset()))
+                        location = Location(path, iterator.get_record_offset())
+                        if not complete(record):
+                            truncated.append(str(path))
+                            break
+                        records.setdefault((url, rendered), []).append(location)
         except OSError as error:
             raise ArchiveError(f"{path}: {error.strerror or error}") from error
         except Exception as error:  # warcio raises plain exceptions on a cut or foreign file
-            if not records and not info:
+            if len(records) == found and not info:
                 raise ArchiveError(f"{path}: not a WARC file ({error})") from error
             truncated.append(str(path))
     return ArchiveIndex(records, info, truncated)

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-HOP_BY_HOP = {"transfer-encoding": "X-Crawlforge-Transfer-Encoding"}
+STORED_NAMES = {"transfer-encoding": "X-Crawlforge-Transfer-Encoding"}
+ORIGINAL_NAMES = {"x-crawlforge-transfer-encoding": "Transfer-Encoding"}
 # Fields of a rendered page's record: what the browser answered, to serve it again as it was.
 STATUS_FIELD = "Crawlforge-Http-Status"
 HEADERS_FIELD = "Crawlforge-Http-Headers"
@@ -88,7 +89,7 @@ def status_line(status: int) -> str:
 
 
 def stored_headers(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [(HOP_BY_HOP.get(name.lower(), name), value) for name, value in headers]
+    return [(STORED_NAMES.get(name.lower(), name), value) for name, value in headers]
 
 
 def request_target(url: str) -> tuple[str, str]:
@@ -147,7 +148,8 @@ class ArchiveWriter:
             headers = [("Host", host), *headers]
         request = self.builder.create_warc_record(
             exchange.url, "request", payload=BytesIO(exchange.request_body), length=len(exchange.request_body),
-            http_headers=StatusAndHeaders(f"{exchange.method} {path}", headers, protocol=exchange.protocol))
+            http_headers=StatusAndHeaders(f"{exchange.method} {path} {exchange.protocol}", headers,
+                                          is_http_request=True))
         record_id = response.rec_headers.get_header("WARC-Record-ID")
         request.rec_headers.add_header("WARC-Concurrent-To", record_id)
         request.rec_headers.replace_header("WARC-Date", response.rec_headers.get_header("WARC-Date"))
