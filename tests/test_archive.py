@@ -17,6 +17,7 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from conftest import FIXTURES, ROOT, read_jsonl
+from services import s3_endpoint  # noqa: F401 - a fixture
 from crawlforge.archive.index import ArchiveError, index_archive, read_record
 from crawlforge.archive.warc import ArchiveWriter, Exchange
 
@@ -207,3 +208,74 @@ def test_a_file_that_is_not_warc_is_refused_in_one_line(tmp_path):
     bogus.write_bytes(b"\x00garbage" * 10)
     with pytest.raises(ArchiveError, match="not a WARC file"):
         index_archive([bogus])
+
+
+@pytest.mark.browser
+def test_a_rendered_page_is_archived_as_its_dom_and_reextracted_without_a_browser(make_server, crawl, tmp_path):
+    from crawlforge.browser.chromium import find_chromium
+    if find_chromium() is None:
+        pytest.skip("needs Debian's chromium (make test installs it)")
+    server = make_server(FIXTURES)
+    url = server.url("browser/synthetic_js_article.html")
+    result = crawl("site", args={"url": url, "render": "auto", "follow": 0, "archive": tmp_path / "warc"},
+                   settings={"CRAWLFORGE_RENDER_TIMEOUT": "4"})
+    assert result.returncode == 0, result.log[-3000:]
+    [item] = result.items
+    assert item["rendered"] is True
+    written = records(tmp_path / "warc")
+    [plain] = [r for r in written if r[0] == "response" and r[1] == url]
+    [dom] = [r for r in written if r[0] == "conversion"]
+    assert dom[2]["WARC-Refers-To"] == plain[2]["WARC-Record-ID"]
+    assert b"<title>Rendered by JavaScript</title>" in dom[4] and b"<title>Loading" in plain[4]
+    done = reextract([tmp_path / "warc"], tmp_path / "again", "-s", "CRAWLFORGE_CHROMIUM_PATH=/nonexistent")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "scrapy-playwright" not in done.stderr
+    assert items_digest(read_jsonl(tmp_path / "again" / "items.jsonl")) == items_digest(result.items)
+
+
+def test_kill_9_leaves_the_archive_readable_up_to_the_last_complete_record(fixture_server, tmp_path):
+    import signal
+    import time
+    from services import start_crawl
+    folder = tmp_path / "warc"
+    process, _ = start_crawl("site", tmp_path / "crawl",
+                             args={"url": fixture_server.url("/_gen/400/0"), "archive": folder},
+                             settings={"CONCURRENT_REQUESTS": "2", "DOWNLOAD_DELAY": "0.02"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and sum(p.stat().st_size for p in folder.glob("*.warc.gz")) < 40_000:
+        time.sleep(0.1)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    files = sorted(folder.glob("*.warc.gz"))
+    index = index_archive(files)
+    assert len(index) > 20
+    pages = [locations[0] for (url, _), locations in index.records.items() if "/_gen/" in url]
+    assert len(pages) > 20
+    for location in pages:
+        archived = read_record(location)
+        assert archived.status == 200 and archived.body.rstrip().endswith(b"</html>")
+
+
+@pytest.mark.s3
+def test_archive_files_land_under_an_s3_prefix(fixture_server, s3_endpoint, tmp_path):
+    import boto3
+    from services import crawl_command
+    s3 = boto3.client("s3", endpoint_url=s3_endpoint, aws_access_key_id="testing",
+                      aws_secret_access_key="testing", region_name="us-east-1")
+    s3.create_bucket(Bucket="harvest")
+    settings = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION_NAME": "us-east-1",
+                "AWS_ENDPOINT_URL": s3_endpoint, "CRAWLFORGE_ARCHIVE_MAX_BYTES": "20000"}
+    command = crawl_command("site", tmp_path / "items.jsonl",
+                            {"url": fixture_server.url("/demo/"), "max_depth": 1, "archive": "s3://harvest/warc/"},
+                            settings)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket="harvest", Prefix="warc/")["Contents"]]
+    assert len(keys) > 1 and all(key.endswith(".warc.gz") for key in keys)  # rotated, every file sent
+    local = []
+    for key in keys:
+        local.append(tmp_path / key.rsplit("/", 1)[1])
+        local[-1].write_bytes(s3.get_object(Bucket="harvest", Key=key)["Body"].read())
+    index = index_archive(sorted(local))
+    urls = {url for url, _ in index.records}
+    assert {item["final_url"] for item in read_jsonl(tmp_path / "items.jsonl")} <= urls
