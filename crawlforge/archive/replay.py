@@ -34,6 +34,9 @@ class Replay:
         self.crawler = crawler
         self.index = index_archive(crawler.settings.getlist("CRAWLFORGE_REPLAY"))
         self.served: dict[tuple[str, bool], int] = {}
+        for path in self.index.truncated:
+            logger.warning("%s ends with an incomplete record (a killed crawl?): read up to the last "
+                           "complete one", path)
         crawler.signals.connect(self.spider_closed, signals.spider_closed)
 
     def next(self, request) -> Archived:
