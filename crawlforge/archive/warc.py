@@ -32,7 +32,7 @@ HEADERS_FIELD = "Crawlforge-Http-Headers"
 ENCODING_FIELD = "Crawlforge-Encoding"
 REQUEST_URI_FIELD = "Crawlforge-Request-URI"
 RENDERED_TYPES = ("conversion", "resource")
-GZIP_LEVEL = 6  # warcio's own writer uses 9: twice the time for a few per cent
+GZIP_LEVEL = 1  # half the time of level 6 on a 58 KB page, for a file 13% larger (warcio uses 9)
 
 
 @dataclass
