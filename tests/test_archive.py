@@ -80,14 +80,14 @@ def test_every_fetched_url_has_its_request_and_response_records(archived_crawl, 
     assert written[0][0] == "warcinfo"
     responses = [uri for kind, uri, *_ in written if kind == "response"]
     requests = [uri for kind, uri, *_ in written if kind == "request"]
-    assert responses == requests[:len(responses)] or sorted(responses) == sorted(requests)
+    assert sorted(responses) == sorted(requests)  # each response with the request that got it
     assert len(responses) == result.stats["response_received_count"] + result.stats.get(
         "downloader/response_status_count/302", 0)
     for item in result.items:
         assert item["final_url"] in responses
     assert fixture_server.url("/robots.txt") in responses
     assert fixture_server.url("/_redirect/1/demo/news/blog.python.org.html") in responses  # the hop
-    assert result.stats["archive/records"] == len(written) - 1 - 0  # all but the warcinfo
+    assert result.stats["archive/records"] == len(written) - 1  # all but the warcinfo
 
 
 def test_error_pages_are_archived_with_their_status_and_body(archived_crawl, fixture_server):
