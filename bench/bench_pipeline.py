@@ -1,7 +1,9 @@
 """Crawl a generated local site twice in one run, once with a bare spider and once with every
 crawlforge pipeline, and print pages/s of each, their ratio and each crawl's peak RSS.
 
-    python bench/bench_pipeline.py [--pages 3000]
+    python bench/bench_pipeline.py [--pages 3000] [--archive]
+
+``--archive`` adds a third crawl, crawlforge with ``-a archive=DIR``, and its ratio to the second.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def settings_args(settings: dict) -> list[str]:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=3000)
+    parser.add_argument("--archive", action="store_true", help="also crawl with the WARC archive on")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -60,18 +63,25 @@ def main():
                         *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "bare.json",
                                         "ITEM_PIPELINES": "{}"})],
                        tmp / "bare.json")
-            full = run([sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={start}",
-                        "-O", str(tmp / "full.jsonl"),
-                        *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "full.json",
-                                        "CRAWLFORGE_ERRORS_FEED": tmp / "errors.jsonl"})],
-                       tmp / "full.json")
+            results = {"bare spider": bare}
+            for name, extra in (("crawlforge", []), ("archived", ["-a", f"archive={tmp / 'warc'}"]))[:1 + args.archive]:
+                results[name] = run([sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={start}", *extra,
+                                     "-O", str(tmp / f"{name}.jsonl"),
+                                     *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / f"{name}.json",
+                                                     "CRAWLFORGE_ERRORS_FEED": tmp / "errors.jsonl"})],
+                                    tmp / f"{name}.json")
+            archive_mb = sum(path.stat().st_size for path in (tmp / "warc").glob("*")) / 2**20 if args.archive else 0
         finally:
             server.stop()
-    for name, result in (("bare spider", bare), ("crawlforge", full)):
+    full = results["crawlforge"]
+    for name, result in results.items():
         print(f"{name:12s} {result['pages']:6d} pages {result['items']:6d} items "
               f"{result['seconds']:7.1f} s {result['pages_per_s']:8.1f} pages/s "
               f"peak RSS {result['peak_rss_mb']:7.1f} MB")
     print(f"ratio crawlforge/bare: {full['pages_per_s'] / bare['pages_per_s']:.2f}")
+    if args.archive:
+        print(f"ratio archived/crawlforge: {results['archived']['pages_per_s'] / full['pages_per_s']:.2f} "
+              f"(archive {archive_mb:.1f} MB)")
 
 
 if __name__ == "__main__":

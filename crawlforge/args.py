@@ -80,6 +80,7 @@ SPIDER_ARGUMENTS = {
     "images": Argument("CRAWLFORGE_MARKDOWN_IMAGES", as_flag),
     "links": Argument("CRAWLFORGE_MARKDOWN_LINKS", as_flag),
     "documents_dir": Argument("CRAWLFORGE_DOCUMENTS_DIR", as_text),
+    "archive": Argument("CRAWLFORGE_ARCHIVE", as_text),
 }
 
 

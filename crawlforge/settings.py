@@ -79,6 +79,8 @@ DOWNLOADER_MIDDLEWARES = {
     "crawlforge.middlewares.charset.CharsetMiddleware": 585,
     "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
     "crawlforge.middlewares.httpcompression.HttpCompressionMiddleware": 590,
+    # above redirects and decompression: archives each response as served (CRAWLFORGE_ARCHIVE only)
+    "crawlforge.middlewares.archive.ArchiveMiddleware": 950,
 }
 # Names are resolved by a resolver that refuses private answers (DNS rebinding; SSRF guard).
 TWISTED_DNS_RESOLVER = "crawlforge.middlewares.ssrf.GuardedResolver"
@@ -238,3 +240,10 @@ CRAWLFORGE_HEALTH_MAX_ERROR_SHARE = 0.5  # of requested URLs that ended as error
 CRAWLFORGE_HEALTH_MIN_URLS = 20  # shares are judged only for crawls of at least this many URLs
 # A progress line (a live bar on a terminal) every this many seconds (0: off).
 CRAWLFORGE_PROGRESS_INTERVAL = 30.0
+
+# Archive (README "Archiving a crawl"): every fetched response into WARC files in this folder or
+# under this s3:// prefix (`-a archive=`; empty: don't), a new file past the size limit.
+# `scrapy reextract FILE...` runs the crawl's page pipeline again from them, offline.
+CRAWLFORGE_ARCHIVE = ""
+CRAWLFORGE_ARCHIVE_MAX_BYTES = 1024 * 1024 * 1024  # 1 GiB, compressed
+CRAWLFORGE_REPLAY = []  # the WARC files a reextract serves responses from (set by the command)

@@ -79,7 +79,9 @@ class CrawlforgeSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         apply_arguments(kwargs, crawler.settings)
-        return super().from_crawler(crawler, *args, **kwargs)
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.crawl_arguments = dict(kwargs)  # the archive's record of the run, for reextract
+        return spider
 
     def page_or_failure(self, response):
         """The page item of an HTML response; anything else ends its URL as not_html."""
