@@ -46,7 +46,8 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 # kill-safe on disk (JOBDIR) or Scrapy's own; local feeds are written unbuffered, so the feed of
 # a killed crawl holds every item its frontier counts as done.
 SCHEDULER = "crawlforge.distributed.local_scheduler.Scheduler"
-FEED_STORAGES = {"file": "crawlforge.feedstorage.DurableFileFeedStorage"}
+FEED_STORAGES = {"": "crawlforge.feedstorage.DurableFileFeedStorage",  # a plain or relative path
+                 "file": "crawlforge.feedstorage.DurableFileFeedStorage"}
 # A Redis worker with nothing to do closes after this many seconds (0: waits for seeds forever).
 MAX_IDLE_TIME_BEFORE_CLOSE = 30
 # Incremental recrawls: with HTTPCACHE_ENABLED=True pages are revalidated (ETag, Last-Modified).
@@ -55,7 +56,7 @@ HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"
 DELTAFETCH_ENABLED = False
 
 SPIDER_MIDDLEWARES = {
-    "crawlforge.middlewares.resume.ResumeMiddleware": 10,  # JOBDIR only: sees the final output
+    "crawlforge.middlewares.resume.ResumeMiddleware": 10,  # sees the final output: request_done
     "crawlforge.spidermiddlewares.deltafetch.DeltaFetch": 100,  # DELTAFETCH_ENABLED only
 }
 
@@ -132,8 +133,8 @@ CRAWLFORGE_MARKDOWN_TRACKING_PARAMS = list(TRACKING_PARAMS)  # utm_*, gclid, fbc
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
 # Write the final crawl stats to this JSON file (empty: don't).
 CRAWLFORGE_STATS_FILE = ""
-# URL ledger: each scheduled URL ends as an item or as a record in the errors feed (any Scrapy
-# feed URI; empty: errors.jsonl next to the items feed, none without an items feed).
+# URL ledger: each scheduled URL ends as an item or as a record in the errors feed, appended as
+# it ends (any Scrapy feed URI; empty: out.errors.jsonl beside out.jsonl, none without a feed).
 CRAWLFORGE_LEDGER_ENABLED = True
 CRAWLFORGE_ERRORS_FEED = ""
 # SSRF guard: hosts that are or resolve to loopback, private, link-local, multicast, reserved or

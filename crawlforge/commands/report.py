@@ -1,7 +1,7 @@
 """``scrapy report ITEMS.jsonl [ERRORS.jsonl] -o report.html``: the crawl at a glance, as one
 self-contained HTML file (charts inline, nothing fetched when it opens).
 
-Without ERRORS.jsonl, ``errors.jsonl`` beside the items feed is read when it exists (where the
+Without ERRORS.jsonl, ``ITEMS.errors.jsonl`` beside the items feed is read when it exists (where the
 URL ledger writes it by default).
 """
 
@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawlforge.extensions.ledger import ERRORS_FILE_NAME
+from crawlforge.extensions.ledger import errors_file_name
 from crawlforge.report.feed import read_jsonl
 from crawlforge.report.html import render
 from crawlforge.report.summary import summarise
@@ -22,7 +22,7 @@ from crawlforge.report.summary import summarise
 def errors_path(items_path: Path, given: str | None) -> Path | None:
     if given:
         return Path(given)
-    beside = items_path.with_name(ERRORS_FILE_NAME)
+    beside = items_path.with_name(errors_file_name(items_path.name))
     return beside if beside.exists() and beside != items_path else None
 
 
