@@ -173,6 +173,11 @@ CRAWLFORGE_BROWSER_RESTART_PAGES = 200
 # Default page limit and link depth of the `site` spider (0: no limit).
 CRAWLFORGE_MAX_PAGES = 0
 CRAWLFORGE_MAX_DEPTH = 0
+# Hostile sites: sitemap indexes followed at most this many levels below the first sitemap;
+# a robots.txt answering 5xx disallows its whole site (RFC 9309) until it is asked again after
+# this many seconds.
+CRAWLFORGE_SITEMAP_MAX_DEPTH = 5
+CRAWLFORGE_ROBOTS_RETRY_AFTER = 60.0
 
 # Highlights: with a query (here or `-a query=...`), each item gets the units that answer it.
 CRAWLFORGE_QUERY = ""
