@@ -62,6 +62,7 @@ class Entry:
     in_flight: bool = True  # the latest request was scheduled but has not reached the downloader
     at_spider: bool = False  # a response of it went to the spider: the spider's side ends it
     not_page: bool = False
+    handles_status: bool = False  # the spider reads every status itself (handle_httpstatus_all)
     urls: list[str] = field(default_factory=list)
 
 
@@ -168,8 +169,9 @@ class UrlLedger:
             entry.scheduled += 1  # a redirect hop or a retry of a URL already counted
         else:
             request.meta[ID_KEY] = ledger_id = next(self.ids)
-            entry = self.pending[ledger_id] = Entry(request.url, scheduled=1,
-                                                    not_page=bool(request.meta.get(NOT_PAGE_KEY)))
+            entry = self.pending[ledger_id] = Entry(
+                request.url, scheduled=1, not_page=bool(request.meta.get(NOT_PAGE_KEY)),
+                handles_status=bool(request.meta.get("handle_httpstatus_all")))
             if not entry.not_page:
                 self.stats.inc_value("ledger/requested")
         request.meta[GENERATION_KEY] = entry.scheduled
@@ -295,7 +297,7 @@ class UrlLedger:
     @staticmethod
     def not_page_failed(entry: Entry) -> bool:
         """A file the spider reads is worth a record only when it could not be read."""
-        return entry.error["reason"] not in ("no_item", "http_error") or (entry.status or 0) >= 400
+        return entry.error["reason"] != "no_item"
 
     def _forget(self, ledger_id: str) -> Entry:
         entry = self.pending.pop(ledger_id)
@@ -319,7 +321,7 @@ class UrlLedger:
         if entry.status is not None and 300 <= entry.status < 400:
             return error_fields(entry.url, "redirect", "redirect_limit",
                                 f"still redirecting after {entry.scheduled} requests", status=entry.status)
-        if entry.status is not None and entry.status >= 400:
+        if entry.status is not None and entry.status >= 400 and not entry.handles_status:
             return error_fields(entry.url, "http", "http_error", f"HTTP {entry.status}", status=entry.status)
         return error_fields(entry.url, "spider", "no_item",
                             "the response was handled but produced no item", status=entry.status)
