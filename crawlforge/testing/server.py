@@ -8,7 +8,7 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
 - ``/_status/<code>/<rest>``: serve with that status (an empty body when ``<rest>`` is empty)
 - ``/_slow/<seconds>/<rest>``: wait, then serve
 - ``/_redirect/<n>/<rest>``: a chain of ``n`` 302 redirects ending at ``/<rest>``
-- ``/_redirect_to?url=<target>``: one 302 to any URL
+- ``/_redirect_to?url=<target>[&status=<code>]``: one redirect (302 unless told) to any URL
 - ``/_loop/<name>``: redirects forever
 - ``/_headers/<Name=Value;Name=Value>/<rest>``: serve with these headers set (e.g. Content-Type)
 - ``/_charset/<label>/<rest>``: serve as ``text/html; charset=<label>`` (whatever the bytes are)
@@ -159,8 +159,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
         self.send_body(302, b"", "text/html", {"Location": target})
 
     def mode_redirect_to(self, parts):
-        target = parse_qs(urlsplit(self.path).query).get("url", ["/"])[0]
-        self.send_body(302, b"", "text/html", {"Location": target})
+        query = parse_qs(urlsplit(self.path).query)
+        self.send_body(int(query.get("status", ["302"])[0]), b"", "text/html", {"Location": query.get("url", ["/"])[0]})
 
     def mode_loop(self, parts):
         name = parts[0] if parts else "loop"
