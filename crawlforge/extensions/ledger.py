@@ -99,6 +99,11 @@ def error_fields(url: str, stage: str, reason: str, detail: str = "", **extra) -
     return record.model_dump(exclude_none=True)
 
 
+def spider_error_fields(entry: Entry, exception: BaseException) -> dict:
+    return error_fields(entry.url, "spider", "spider_error", f"{exception.__class__.__name__}: {exception}",
+                        status=entry.status)
+
+
 def redirect_limit_reached(request, response, max_times: int) -> bool:
     """The redirect middleware will drop this response's hop: the chain is at its limit."""
     meta = request.meta
@@ -235,8 +240,7 @@ class UrlLedger:
         """A callback raised: its URL ends with the exception, not as a generic ``no_item``."""
         request = response.request if isinstance(response, Response) else None
         if request is not None and (entry := self.entry_of(request)):
-            detail = f"{failure.value.__class__.__name__}: {failure.value}"
-            self.end(request, error_fields(entry.url, "spider", "spider_error", detail, status=entry.status))
+            self.end(request, spider_error_fields(entry, failure.value))
 
     def url_failed(self, url, stage, reason, detail="", request=None, **extra):
         if request is not None and ID_KEY not in request.meta:
@@ -261,8 +265,7 @@ class UrlLedger:
         if entry is None or request.meta.get(GENERATION_KEY) != entry.scheduled:
             return  # settled as an item, or a later request of the URL is under way
         if exception is not None:
-            self._note(entry, error_fields(entry.url, "spider", "spider_error",
-                                           f"{exception.__class__.__name__}: {exception}", status=entry.status))
+            self._note(entry, spider_error_fields(entry, exception))
         self.end(request, self.settle(entry))
 
     def _note_response(self, response, stage, reason, detail):
