@@ -105,8 +105,8 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
     async def _download_request_with_retry(self, request, spider):
         try:
             return await super()._download_request_with_retry(request=request, spider=spider)
-        except PlaywrightError:  # the page closed under goto, or its navigation aborted
-            if reason := request.meta.get(REFUSED_KEY):  # closed by the guard (a redirect hop): no retry
+        except (PlaywrightError, TimeoutError):  # closed under goto, its navigation aborted or stuck
+            if reason := request.meta.get(REFUSED_KEY):  # the guard refused a redirect hop: no retry
                 report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
                 raise IgnoreRequest(reason) from None
             raise
