@@ -79,7 +79,7 @@ class SitemapDiscovery(ScrapySitemapSpider):
             self.crawler.stats.inc_value("sitemap/invalid")
             return
         self.crawler.stats.inc_value(f"sitemap/{sitemap.type}")
-        depth = response.meta.get(DEPTH_KEY, 0)
+        depth = getattr(response.request, "meta", {}).get(DEPTH_KEY, 0)  # 0: a sitemap given directly
         if sitemap.type == "sitemapindex" and depth >= self.crawler.settings.getint("CRAWLFORGE_SITEMAP_MAX_DEPTH"):
             self.logger.warning("Not following sitemap index %s: %d indexes deep (CRAWLFORGE_SITEMAP_MAX_DEPTH)",
                                 response.url, depth)
