@@ -120,7 +120,7 @@ def test_repeated_sigkill_with_a_relative_feed_path_loses_nothing(fixture_server
         process.send_signal(signal.SIGKILL)
         process.wait()
     final = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert final.returncode in (0, 1), final.stderr[-3000:]
+    assert final.returncode in (0, 1, 3), final.stderr[-3000:]  # 3: a health alarm on the last run alone
     stats = json.loads((tmp_path / "stats.json").read_text())
     lines = read_jsonl(items)  # every line whole
     urls = [line["url"] for line in lines]
