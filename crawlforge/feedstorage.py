@@ -8,8 +8,9 @@ from scrapy.extensions.feedexport import FileFeedStorage
 
 
 class DurableFileFeedStorage(FileFeedStorage):
-    """Local feeds written unbuffered: each exported item reaches the file at once, so the
-    feed of a killed crawl holds every item its frontier counts as done."""
+    """Local feeds (a plain or relative path, or ``file://``: ``FEED_STORAGES`` names it for
+    both) written unbuffered: each exported item reaches the file at once, so the feed of a
+    killed crawl holds every item its frontier counts as done."""
 
     def open(self, spider):
         path = Path(self.path)

@@ -46,7 +46,8 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 # kill-safe on disk (JOBDIR) or Scrapy's own; local feeds are written unbuffered, so the feed of
 # a killed crawl holds every item its frontier counts as done.
 SCHEDULER = "crawlforge.distributed.local_scheduler.Scheduler"
-FEED_STORAGES = {"file": "crawlforge.feedstorage.DurableFileFeedStorage",
+FEED_STORAGES = {"": "crawlforge.feedstorage.DurableFileFeedStorage",  # a plain or relative path
+                 "file": "crawlforge.feedstorage.DurableFileFeedStorage",
                  "s3": "crawlforge.spooledfeed.SpooledS3FeedStorage"}  # with JOBDIR: spooled, kill-safe
 # A Redis worker with nothing to do closes after this many seconds (0: waits for seeds forever).
 MAX_IDLE_TIME_BEFORE_CLOSE = 30
@@ -56,7 +57,7 @@ HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"
 DELTAFETCH_ENABLED = False
 
 SPIDER_MIDDLEWARES = {
-    "crawlforge.middlewares.resume.ResumeMiddleware": 10,  # JOBDIR only: sees the final output
+    "crawlforge.middlewares.resume.ResumeMiddleware": 10,  # sees the final output: request_done
     "crawlforge.spidermiddlewares.deltafetch.DeltaFetch": 100,  # DELTAFETCH_ENABLED only
 }
 
@@ -136,8 +137,8 @@ CRAWLFORGE_MARKDOWN_TRACKING_PARAMS = list(TRACKING_PARAMS)  # utm_*, gclid, fbc
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
 # Write the final crawl stats to this JSON file (empty: beside a local items feed, out.stats.json).
 CRAWLFORGE_STATS_FILE = ""
-# URL ledger: each scheduled URL ends as an item or as a record in the errors feed (any Scrapy
-# feed URI; empty: errors.jsonl next to the items feed, none without an items feed).
+# URL ledger: each scheduled URL ends as an item or as a record in the errors feed, appended as
+# it ends (any Scrapy feed URI; empty: out.errors.jsonl beside out.jsonl, none without a feed).
 CRAWLFORGE_LEDGER_ENABLED = True
 CRAWLFORGE_ERRORS_FEED = ""
 # SSRF guard: hosts that are or resolve to loopback, private, link-local, multicast, reserved or
@@ -176,6 +177,11 @@ CRAWLFORGE_BROWSER_RESTART_PAGES = 200
 # Default page limit and link depth of the `site` spider (0: no limit).
 CRAWLFORGE_MAX_PAGES = 0
 CRAWLFORGE_MAX_DEPTH = 0
+# Hostile sites: sitemap indexes followed at most this many levels below the first sitemap;
+# a robots.txt answering 5xx disallows its whole site (RFC 9309) until it is asked again after
+# this many seconds.
+CRAWLFORGE_SITEMAP_MAX_DEPTH = 5
+CRAWLFORGE_ROBOTS_RETRY_AFTER = 60.0
 
 # Highlights: with a query (here or `-a query=...`), each item gets the units that answer it.
 CRAWLFORGE_QUERY = ""

@@ -4,9 +4,14 @@
 ``spider``, ``template``, ``download``...), ``reason`` (a short code such as ``not_html`` or
 ``template_rejected``) and ``detail`` (a sentence for people), plus optional ``status``,
 ``vendor``, ``limit``, ``size``. The URL ledger writes each one as an error record.
+
+``request_done``: a response's callback output was consumed (``exception``: what it raised, or
+None) and every item from it went through the pipelines; sent with ``request``. The JOBDIR
+frontier marks the request done, the ledger ends a URL that gave no item.
 """
 
 url_failed = object()
+request_done = object()
 
 
 def report_failure(crawler, request, stage: str, reason: str, detail: str, **extra) -> None:

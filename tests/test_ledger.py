@@ -132,9 +132,9 @@ def test_download_exceptions_are_classified():
 
 def test_errors_feed_defaults_next_to_the_items_feed():
     crawler = get_crawler(LedgerSpider, settings_dict={"FEEDS": {"out/run1/items.jsonl": {"format": "jsonlines"}}})
-    assert errors_feed_uri(crawler.settings) == "out/run1/errors.jsonl"
+    assert errors_feed_uri(crawler.settings) == "out/run1/items.errors.jsonl"
     crawler = get_crawler(LedgerSpider, settings_dict={"FEEDS": {"s3://bucket/crawl/items.jsonl": {}}})
-    assert errors_feed_uri(crawler.settings) == "s3://bucket/crawl/errors.jsonl"
+    assert errors_feed_uri(crawler.settings) == "s3://bucket/crawl/items.errors.jsonl"
     assert errors_feed_uri(get_crawler(LedgerSpider).settings) is None
 
 

@@ -3,10 +3,14 @@ JOBDIR; the union of the two feeds has every page, and a page is in both only wh
 flight at the kill (those items carry ``resumed_refetch: true``)."""
 
 import json
+import os
+import random
 import signal
+import subprocess
+import sys
 import time
 
-from conftest import read_jsonl
+from conftest import ROOT, TEST_CRAWL_SETTINGS, read_jsonl
 from crawlforge.distributed.frontier import Frontier
 from services import start_crawl
 
@@ -92,3 +96,40 @@ def test_template_spider_runs_and_resumes_with_jobdir(fixture_server, crawl, tmp
     assert len({item["product_id"] for item in first.items}) == len(first.items) == 2
     again = crawl("shopify-collection", args={"url": url}, settings=settings)
     assert again.items == [] and again.stats["resume/refetched"] == 0
+
+
+def test_repeated_sigkill_with_a_relative_feed_path_loses_nothing(fixture_server, tmp_path):
+    """The README's form (``-o items.jsonl`` in the crawl's folder, with JOBDIR) killed three
+    times at arbitrary moments: every page is in the feed, each 404 in the errors feed (appended
+    as it happened, named after the items feed), and only marked refetches are repeated."""
+    missing = [fixture_server.url(f"/missing/{i}.html") for i in range(10)]
+    (tmp_path / "urls.txt").write_text("\n".join([fixture_server.url(f"/_gen/{TOTAL}/0"), *missing]) + "\n")
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-o", "items.jsonl", "-a", "urls_file=urls.txt"]
+    for name, value in {**TEST_CRAWL_SETTINGS, "JOBDIR": "job", "CONCURRENT_REQUESTS": CONCURRENCY,
+                        "DOWNLOAD_DELAY": 0.02, "CRAWLFORGE_STATS_FILE": "stats.json"}.items():
+        command += ["-s", f"{name}={value}"]
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "crawlforge.settings",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    items, pause = tmp_path / "items.jsonl", random.Random(22)
+    for kill in range(3):
+        process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                                   stderr=(tmp_path / f"log{kill}.txt").open("wb"))
+        before = items.read_bytes().count(b"\n") if items.exists() else 0
+        wait_for_items(items, before + 10, process)
+        time.sleep(pause.uniform(0, 0.5))  # anywhere between two items
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    final = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert final.returncode in (0, 1, 3), final.stderr[-3000:]  # 3: a health alarm on the last run alone
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    lines = read_jsonl(items)  # every line whole
+    urls = [line["url"] for line in lines]
+    assert set(urls) == {fixture_server.url(f"/_gen/{TOTAL}/{i}") for i in range(TOTAL)}  # 0 lost
+    repeated = {url for url in urls if urls.count(url) > 1}
+    assert repeated <= {line["url"] for line in lines if line.get("resumed_refetch")}  # 0 unmarked duplicates
+    errors = read_jsonl(tmp_path / "items.errors.jsonl")
+    assert {e["url"] for e in errors} == set(missing)  # the killed runs' 404s were on disk already
+    assert all(e["reason"] == "http_error" and e["status"] == 404 for e in errors)
+    assert len(errors) - len(missing) <= CONCURRENCY * 4
+    print(f"items {len(lines)} for {TOTAL} pages, repeated {len(repeated)} (all marked), "
+          f"errors {len(errors)} for {len(missing)} 404s, refetched at last resume {stats['resume/refetched']}")

@@ -3,9 +3,10 @@ to every request, WebSocket and redirect hop a page makes.
 
 Playwright routes the requests of a page (``should_abort``, scrapy-playwright's abort hook),
 and a context route catches pages without one. It routes only the first URL of a redirect
-chain and does not reliably report the hops of a ``fetch``, so Chromium's own network events
-are watched: a hop to a refused address closes the page before its content is read, and the
-render ends as an ``ssrf_refused`` error (``REFUSED_KEY``).
+chain, so the hops are stopped before they leave by ``crawlforge.browser.proxy`` (the only
+way out of the browser); Chromium's own network events are watched too, so a navigation hop
+to a refused address closes the page and the render ends as an ``ssrf_refused`` error naming
+the hop (``REFUSED_KEY``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,10 @@
 - Playwright and Chromium start on the first request that needs the browser: a crawl that
   renders nothing starts nothing.
 - Every request a rendered page makes passes the crawl's ``PageGuard`` (``guard``): blocked
-  resource types, ad/tracker hosts, the SSRF guard, popups, redirect hops.
+  resource types, ad/tracker hosts, the SSRF guard, popups, redirect hops. With the SSRF guard
+  on, Chromium reaches the network only through the ``VettingProxy`` (``proxy``), which vets
+  every request, redirect hops included, before it leaves; a refused navigation ends as
+  ``ssrf_refused`` with the refused URL.
 - After ``CRAWLFORGE_BROWSER_RESTART_PAGES`` pages the browser is closed (contexts first) once
   the pages in flight are done, and relaunched by the next page; after a crash likewise.
 Stats: ``browser/pages``, ``browser/aborted/<reason>``, ``browser/idle_timeout``,
@@ -18,6 +21,7 @@ from contextlib import suppress
 from weakref import WeakKeyDictionary
 
 from playwright._impl._errors import TargetClosedError
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
@@ -25,6 +29,7 @@ from twisted.internet.error import TimeoutError
 
 from crawlforge.browser.guard import REFUSED_KEY, PageGuard, page_policy
 from crawlforge.browser.policy import WAIT_KEY
+from crawlforge.browser.proxy import REFUSED_HEADER, VettingProxy
 from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
@@ -38,6 +43,7 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         super().__init__(crawler)
         self.crawler = crawler
         self.guard = PageGuard(page_policy(crawler.settings), crawler.stats)
+        self.proxy = VettingProxy(self.guard.policy, crawler.stats) if self.guard.policy.allowed is not None else None
         self.abort_request = self.guard.should_abort
         self.restart_after = crawler.settings.getint("CRAWLFORGE_BROWSER_RESTART_PAGES")
         self.start_lock = asyncio.Lock()
@@ -60,6 +66,8 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         if not self.closed:  # once, though registered for two schemes
             self.closed = True
             await super().close()
+            if self.proxy is not None:
+                await self.proxy.close()
 
     async def _maybe_launch_in_thread(self) -> None:
         """Not at engine start: on the first rendered request (``ensure_started``)."""
@@ -67,6 +75,8 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
     async def ensure_started(self) -> None:
         async with self.start_lock:
             if not self.started:
+                if self.proxy is not None:  # every launch of the browser goes through it
+                    self.config.launch_options["proxy"] = {"server": await self.proxy.start()}
                 await self._launch()
                 self.started = True
 
@@ -77,7 +87,7 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.count_page()
         self.in_flight += 1
         try:
-            return await asyncio.wait_for(super()._download_request(request, spider), self.deadline(request))
+            response = await asyncio.wait_for(super()._download_request(request, spider), self.deadline(request))
         except PlaywrightTimeoutError as exc:  # a timeout, as on the plain path: retried, then "timeout"
             raise TimeoutError(string=f"browser: {exc.message.splitlines()[0]}") from exc
         except asyncio.TimeoutError as exc:  # stuck, e.g. on a page of a browser that died under it
@@ -86,12 +96,17 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
             self.in_flight -= 1
             if not self.open.is_set() and self.in_flight == 0:
                 await self.restart()
+        if refused := response.headers.get(REFUSED_HEADER):  # a redirect hop the proxy did not send
+            reason = f"Refused {response.url}: {refused.decode('latin-1')}"
+            report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
+            raise IgnoreRequest(reason)
+        return response
 
     async def _download_request_with_retry(self, request, spider):
         try:
             return await super()._download_request_with_retry(request=request, spider=spider)
-        except TargetClosedError:
-            if reason := request.meta.get(REFUSED_KEY):  # closed by the guard (a redirect hop): no retry
+        except (PlaywrightError, TimeoutError):  # closed under goto, its navigation aborted or stuck
+            if reason := request.meta.get(REFUSED_KEY):  # the guard refused a redirect hop: no retry
                 report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
                 raise IgnoreRequest(reason) from None
             raise

@@ -3,7 +3,9 @@
 Scrapy's own JOBDIR queue survives Ctrl-C but not SIGKILL: its queue index (``active.json``)
 and seen set are written on a clean close, so a killed crawl resumes with nothing. Here every
 request is a row (queued, in flight, done) committed as it changes, and a request is done only
-when its callback's output was consumed and its items went through the pipelines. Requests in
+when its callback's output was consumed and its items went through the pipelines
+(``crawlforge.signals.request_done``, after the feed wrote them), when its download failed for
+good (``url_failed``), or when its redirect hop is queued (the hop carries the URL on). Requests in
 flight at the kill are fetched again on resume and their items carry ``resumed_refetch: true``:
 the killed run's feed may hold them already, so a consumer can drop those duplicates.
 """
@@ -17,6 +19,8 @@ from pathlib import Path
 
 from scrapy.core.scheduler import BaseScheduler
 from scrapy.utils.request import request_from_dict
+
+from crawlforge.signals import request_done, url_failed
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +94,8 @@ class ResumableScheduler(BaseScheduler):
             logger.info("Resuming %s: %d requests queued, %d in flight at the last stop are fetched again",
                         self.path, self.frontier.queued, self.frontier.refetched)
         self.crawler.stats.set_value("resume/refetched", self.frontier.refetched)
+        self.crawler.signals.connect(self.mark_done, signal=request_done)
+        self.crawler.signals.connect(self.download_failed, signal=url_failed)
 
     def close(self, reason):
         self.frontier.close()
@@ -102,7 +108,10 @@ class ResumableScheduler(BaseScheduler):
 
     def enqueue_request(self, request) -> bool:
         data = pickle.dumps(request.to_dict(spider=self.spider), protocol=4)
-        if not self.frontier.add(self.fingerprint(request).hex(), request.priority, data, request.dont_filter):
+        added = self.frontier.add(self.fingerprint(request).hex(), request.priority, data, request.dont_filter)
+        if redirected_from := request.meta.get("redirect_urls"):  # the hop is queued: its source is done
+            self.mark_done(request.replace(url=redirected_from[-1]))
+        if not added:
             self.crawler.stats.inc_value("dupefilter/filtered")
             return False
         self.crawler.stats.inc_value("scheduler/enqueued/sqlite")
@@ -118,5 +127,10 @@ class ResumableScheduler(BaseScheduler):
         self.crawler.stats.inc_value("scheduler/dequeued/sqlite")
         return request
 
-    def mark_done(self, request) -> None:
+    def mark_done(self, request, **kwargs) -> None:
         self.frontier.done(self.fingerprint(request).hex())
+
+    def download_failed(self, request=None, **kwargs) -> None:
+        """A failure reported with its request (the downloader's side) ends that request."""
+        if request is not None:
+            self.mark_done(request)

@@ -13,33 +13,78 @@ with a ``crawl_delay_seconds`` attribute, or per request with ``meta["crawlforge
 The larger delay wins; AutoThrottle may slow a slot further but never below it, and the slot's
 random jitter is turned off so no request comes sooner than asked. Robots-denied URLs reach the
 ledger through Scrapy's IgnoreRequest("Forbidden by robots.txt").
+
+A robots.txt answering 5xx (after its retries) means "assume complete disallow" (RFC 9309
+2.3.1.4): the host's requests end as ``robots_unavailable`` until robots.txt is asked again,
+``CRAWLFORGE_ROBOTS_RETRY_AFTER`` seconds later.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from scrapy import signals
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as ScrapyRobotsTxtMiddleware
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
+
+from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
 META_KEY = "crawlforge_crawl_delay"
 
 
+class ServerErrorRobots:
+    """The robots.txt of a host whose server failed: nothing is allowed until ``retry_at``."""
+
+    def __init__(self, url: str, status: int, retry_at: float):
+        self.url, self.status, self.retry_at = url, status, retry_at
+
+    def allowed(self, url, user_agent) -> bool:
+        return False
+
+
 class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
-    """Scrapy's, with each request waiting for the host's robots.txt on a Deferred of its own."""
+    """Scrapy's, with each request waiting for the host's robots.txt on a Deferred of its own,
+    and a server error read as disallow-all for a while."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.retry_after = crawler.settings.getfloat("CRAWLFORGE_ROBOTS_RETRY_AFTER")
 
     async def robot_parser(self, request):
-        pending = self._parsers.get(urlparse_cached(request).netloc)
+        netloc = urlparse_cached(request).netloc
+        parser = self._parsers.get(netloc)
+        if isinstance(parser, ServerErrorRobots) and time.monotonic() >= parser.retry_at:
+            del self._parsers[netloc]  # ask the server again
+        pending = self._parsers.get(netloc)
         if not isinstance(pending, Deferred):
             return await super().robot_parser(request)
         waiter = Deferred()
         pending.addBoth(_pass_on, waiter)
         return await maybe_deferred_to_future(waiter)
+
+    async def _parse_robots(self, response, netloc, request):
+        if response.status < 500:
+            return await super()._parse_robots(response, netloc, request)
+        self._stats.inc_value("robotstxt/response_count")
+        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
+        logger.warning("%s answered HTTP %d: its site is disallowed (RFC 9309) for %.0f s, then asked again",
+                       response.url, response.status, self.retry_after)
+        parser = ServerErrorRobots(response.url, response.status, time.monotonic() + self.retry_after)
+        waiting, self._parsers[netloc] = self._parsers[netloc], parser
+        waiting.callback(parser)
+
+    def process_request_2(self, rp, request):
+        if isinstance(rp, ServerErrorRobots):
+            detail = f"{rp.url} answered HTTP {rp.status}: a server error disallows the whole site (RFC 9309)"
+            self._stats.inc_value("robotstxt/server_error_refused")
+            report_failure(self.crawler, request, "robots", "robots_unavailable", detail, status=rp.status)
+            raise IgnoreRequest(detail)
+        super().process_request_2(rp, request)
 
 
 def _pass_on(result, waiter: Deferred):

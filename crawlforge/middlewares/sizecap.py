@@ -37,8 +37,9 @@ class SizeCapMiddleware:
         return cls(crawler)
 
     def headers_received(self, headers, body_length, request):
+        """``body_length`` is Twisted's ``UNKNOWN_LENGTH`` (a string) without Content-Length."""
         limit = max_size(request, self.default_max)
-        if limit and body_length is not None and body_length > limit:
+        if limit and isinstance(body_length, int) and body_length > limit:
             request.meta[TOO_LARGE_KEY] = {"limit": limit, "size": body_length,
                                            "detail": f"Content-Length {body_length} exceeds limit of {limit} bytes"}
 

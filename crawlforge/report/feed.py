@@ -39,9 +39,15 @@ def read_jsonl(path: str | Path) -> list[dict]:
     return rows
 
 
+def sibling_name(items_name: str, suffix: str) -> str:
+    """What a crawl writes beside its items feed is named after it: ``out.jsonl`` ->
+    ``out.errors.jsonl``, ``out.stats.json``; so each run's files stay its own."""
+    stem = items_name.rsplit(".", 1)[0] if "." in items_name else items_name
+    return f"{stem}.{suffix}"
+
+
 def sibling(items_path: Path, suffix: str) -> Path:
-    """The file a crawl writes beside its items feed: ``out.jsonl`` -> ``out.<suffix>``."""
-    return items_path.with_name(f"{items_path.stem}.{suffix}")
+    return items_path.with_name(sibling_name(items_path.name, suffix))
 
 
 def read_stats(path: Path) -> dict:

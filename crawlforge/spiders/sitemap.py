@@ -1,5 +1,9 @@
 """Sitemaps: found from robots.txt ``Sitemap:`` lines or ``/sitemap.xml``, read with Scrapy's own
-``Sitemap`` parser, and harvested by ``scrapy crawl sitemap`` (or by ``site -a sitemap=...``)."""
+``Sitemap`` parser, and harvested by ``scrapy crawl sitemap`` (or by ``site -a sitemap=...``).
+
+robots.txt and sitemap files are not pages: their requests carry the ledger's ``NOT_PAGE_KEY``,
+so only a file that cannot be read is an error record. Sitemap indexes nest at most
+``CRAWLFORGE_SITEMAP_MAX_DEPTH`` levels below the first sitemap read."""
 
 from __future__ import annotations
 
@@ -12,9 +16,11 @@ from lxml.etree import XMLSyntaxError
 from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
+from crawlforge.extensions.ledger import NOT_PAGE_KEY
 from crawlforge.spiders.base import CrawlforgeSpider
 
 XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
+DEPTH_KEY = "crawlforge_sitemap_depth"  # meta: how many indexes lead to this sitemap
 
 
 def parse_sitemap(body: bytes) -> Sitemap | None:
@@ -44,14 +50,17 @@ class SitemapDiscovery(ScrapySitemapSpider):
     def sitemap_discovery_request(self, url: str) -> scrapy.Request:
         """robots.txt first; when it names no sitemap, ``/sitemap.xml`` of the same origin."""
         return scrapy.Request(robots_url(url), callback=self.parse_robots,
-                              meta={"handle_httpstatus_all": True}, dont_filter=True)
+                              meta={"handle_httpstatus_all": True, NOT_PAGE_KEY: True}, dont_filter=True)
+
+    def sitemap_request(self, url: str, depth: int = 0) -> scrapy.Request:
+        return scrapy.Request(url, callback=self._parse_sitemap, meta={NOT_PAGE_KEY: True, DEPTH_KEY: depth})
 
     def parse_robots(self, response):
         urls = list(sitemap_urls_from_robots(response.body, base_url=response.url)) \
             if response.status == 200 else []
         self.crawler.stats.inc_value("sitemap/robots_sitemaps", len(urls))
         for url in urls or [urljoin(response.url, "/sitemap.xml")]:
-            yield scrapy.Request(url, callback=self._parse_sitemap)
+            yield self.sitemap_request(url)
 
     def sitemap_filter(self, entries):
         """Entries (pages or child sitemaps) without a lastmod are kept: nothing says they are old."""
@@ -70,10 +79,16 @@ class SitemapDiscovery(ScrapySitemapSpider):
             self.crawler.stats.inc_value("sitemap/invalid")
             return
         self.crawler.stats.inc_value(f"sitemap/{sitemap.type}")
+        depth = getattr(response.request, "meta", {}).get(DEPTH_KEY, 0)  # 0: a sitemap given directly
+        if sitemap.type == "sitemapindex" and depth >= self.crawler.settings.getint("CRAWLFORGE_SITEMAP_MAX_DEPTH"):
+            self.logger.warning("Not following sitemap index %s: %d indexes deep (CRAWLFORGE_SITEMAP_MAX_DEPTH)",
+                                response.url, depth)
+            self.crawler.stats.inc_value("sitemap/depth_limited")
+            return
         for entry in self.sitemap_filter(sitemap):
             if sitemap.type == "sitemapindex":
                 if any(follow.search(entry["loc"]) for follow in self._follow):
-                    yield scrapy.Request(entry["loc"], callback=self._parse_sitemap)
+                    yield self.sitemap_request(entry["loc"], depth + 1)
             elif request := self.sitemap_page_request(entry["loc"], entry):
                 self.crawler.stats.inc_value("sitemap/urls")
                 yield request
@@ -110,7 +125,7 @@ class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
     def seed_request(self, url: str) -> scrapy.Request:
         """A sitemap (``.xml``, ``.xml.gz``) is read as one; a site is asked for its sitemaps."""
         if re.search(r"\.xml(\.gz)?$", urlparse(url).path):
-            return scrapy.Request(url, callback=self._parse_sitemap)
+            return self.sitemap_request(url)
         return self.sitemap_discovery_request(url)
 
     def parse(self, response):

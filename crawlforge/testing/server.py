@@ -8,7 +8,7 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
 - ``/_status/<code>/<rest>``: serve with that status (an empty body when ``<rest>`` is empty)
 - ``/_slow/<seconds>/<rest>``: wait, then serve
 - ``/_redirect/<n>/<rest>``: a chain of ``n`` 302 redirects ending at ``/<rest>``
-- ``/_redirect_to?url=<target>``: one 302 to any URL
+- ``/_redirect_to?url=<target>[&status=<code>]``: one redirect (302 unless told) to any URL
 - ``/_loop/<name>``: redirects forever
 - ``/_headers/<Name=Value;Name=Value>/<rest>``: serve with these headers set (e.g. Content-Type)
 - ``/_charset/<label>/<rest>``: serve as ``text/html; charset=<label>`` (whatever the bytes are)
@@ -26,7 +26,13 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
   max-age=0, must-revalidate``, and answer ``304`` to a matching ``If-None-Match`` / ``If-Modified-Since``
 - ``/_throttle/<code>/<n>/<seconds>/<rest>``: the first ``n`` requests for this path get
   ``<code>`` (429 or 503) with ``Retry-After: <seconds>``, later ones the file
+- ``/_junk/<bytes>``: that many pseudo-random bytes (the same every time) served as ``text/html``
+- ``/_sitemap_chain/<depth>/<k>.xml``: a chain of sitemap indexes, each naming the next, ending
+  after ``depth`` levels in a urlset of one ``/_gen/1/0`` page
 - ``/_log``: the access log as JSON (method, path, time, headers); ``/_log/clear`` empties it
+
+``server.failing[path] = (status, n)``: the next ``n`` requests for ``path`` (say ``/robots.txt``,
+which no path prefix can reach) get ``status`` with an empty body.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import gzip
 import hashlib
 import json
 import mimetypes
+import random
 import sys
 import threading
 import time
@@ -101,6 +108,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.server.record(self)
         path = urlsplit(self.path).path
+        if status := self.server.failure_for(path):
+            return self.send_body(status, b"", "text/html")
         parts = [unquote(part) for part in path.lstrip("/").split("/")]
         mode = parts[0] if parts and parts[0].startswith("_") else None
         handler = getattr(self, f"mode{mode}", None) if mode else None
@@ -150,8 +159,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
         self.send_body(302, b"", "text/html", {"Location": target})
 
     def mode_redirect_to(self, parts):
-        target = parse_qs(urlsplit(self.path).query).get("url", ["/"])[0]
-        self.send_body(302, b"", "text/html", {"Location": target})
+        query = parse_qs(urlsplit(self.path).query)
+        self.send_body(int(query.get("status", ["302"])[0]), b"", "text/html", {"Location": query.get("url", ["/"])[0]})
 
     def mode_loop(self, parts):
         name = parts[0] if parts else "loop"
@@ -236,6 +245,17 @@ class FixtureHandler(BaseHTTPRequestHandler):
             return self.send_body(code, b"slow down", "text/plain", {"Retry-After": seconds})
         self.serve_file(self.rest(parts[3:]))
 
+    def mode_junk(self, parts):
+        self.send_body(200, random.Random(0).randbytes(int(parts[0])), "text/html")
+
+    def mode_sitemap_chain(self, parts):
+        depth, k = int(parts[0]), int(parts[1].split(".")[0])
+        if k < depth:
+            entry = f"<sitemap><loc>{self.server.base_url}/_sitemap_chain/{depth}/{k + 1}.xml</loc></sitemap>\n"
+            return self.send_body(200, SITEMAP_INDEX.format(entry).encode(), "application/xml")
+        entry = f"<url><loc>{self.server.base_url}/_gen/1/0</loc></url>\n"
+        self.send_body(200, URLSET.format(entry).encode(), "application/xml")
+
     def mode_log(self, parts):
         if parts and parts[0] == "clear":
             self.server.access_log.clear()
@@ -252,6 +272,7 @@ class FixtureServer(ThreadingHTTPServer):
         self.root = Path(root).resolve()
         self.access_log: list[dict] = []
         self.counts: dict[str, int] = {}
+        self.failing: dict[str, tuple[int, int]] = {}  # path -> (status, requests left)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -281,6 +302,15 @@ class FixtureServer(ThreadingHTTPServer):
         with self._lock:
             self.access_log.append({"method": handler.command, "path": handler.path, "time": time.time(),
                                     "headers": dict(handler.headers.items())})
+
+    def failure_for(self, path: str) -> int | None:
+        """The status ``failing`` holds for this request of ``path``, or None."""
+        with self._lock:
+            status, left = self.failing.get(path, (None, 0))
+            if not left:
+                return None
+            self.failing[path] = (status, left - 1)
+            return status
 
     def count(self, path: str) -> int:
         """How many times ``path`` was asked for, this request included."""
