@@ -48,7 +48,7 @@ TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 SCHEDULER = "crawlforge.distributed.local_scheduler.Scheduler"
 FEED_STORAGES = {"": "crawlforge.feedstorage.DurableFileFeedStorage",  # a plain or relative path
                  "file": "crawlforge.feedstorage.DurableFileFeedStorage",
-                 "s3": "crawlforge.spooledfeed.SpooledS3FeedStorage"}  # with JOBDIR: spooled, kill-safe
+                 "s3": "crawlforge.feedstorage.SpooledS3FeedStorage"}  # with JOBDIR: spooled, kill-safe
 # A Redis worker with nothing to do closes after this many seconds (0: waits for seeds forever).
 MAX_IDLE_TIME_BEFORE_CLOSE = 30
 # Incremental recrawls: with HTTPCACHE_ENABLED=True pages are revalidated (ETag, Last-Modified).
