@@ -47,7 +47,7 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
         return ""
     base = base_url(url, _base_href(tree))
     if main_content and (max_bytes is None or len(html) <= max_bytes):
-        nodes = find_main_content(tree)
+        _, nodes = find_main_content(tree, url)
     else:
         tree.strip_tags(NON_CONTENT_TAGS)
         nodes = [tree.body]

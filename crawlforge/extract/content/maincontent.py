@@ -14,6 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.content.pagetype import declared_type, page_type
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
                                        remove_outermost)
 
@@ -370,13 +371,32 @@ def _nothing_after(node) -> bool:
     return True
 
 
-def main_content(tree: LexborHTMLParser) -> list:
-    """Nodes holding the page's main content, in document order; the body when nothing scores."""
-    product = is_product_page(tree)
+def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
+    """The page's kind and the nodes holding its main content, in document order."""
+    declared = declared_type(tree)
     prune(tree)
     body = tree.body
+    kind = page_type(body, declared, url)
     if body is None:
-        return []
+        return kind, []
+    if kind in _WHOLE_PAGE_TYPES:
+        return kind, [_page_root(body)]
+    return kind, _article_content(body, kind == "product")
+
+
+_WHOLE_PAGE_TYPES = frozenset({"listing", "documentation", "service", "hub"})
+"""Kinds whose content is the whole pruned page: cards, sections, link lists, a docs body."""
+
+
+def _page_root(body):
+    """The page's `main` when it holds a good part of the pruned page's text, else the body."""
+    main = body.css_first("main, [role=main]")
+    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)):
+        return main
+    return body
+
+
+def _article_content(body, product: bool) -> list:
     blocks = text_blocks(body)
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
