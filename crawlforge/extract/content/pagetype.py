@@ -71,9 +71,12 @@ def page_type(body, declared: str | None, url: str = "") -> str:
     if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
         if shape["code"] or declared == "documentation" or shape["prose"] >= 2:
             return "documentation"
+    cards = shape["cards"] >= 6 and shape["card_share"]
+    if declared != "article" and cards >= 0.5:
+        return "listing"
     if declared == "article" or shape["prose_share"] >= 0.6 and shape["prose"] >= 3:
         return "article"
-    if shape["cards"] >= 6 and shape["card_share"] >= 0.3:
+    if cards >= 0.3:
         return "listing"
     if shape["links"] >= 0.6:
         return "hub"
@@ -95,22 +98,32 @@ def _shape(body) -> dict:
             "card_share": card_text / total}
 
 
-def _cards(body) -> tuple[int, int]:
-    """The largest run of siblings that share tag and class and each hold a link: product
-    tiles, search results, teasers. Returns (count, text length)."""
-    best = (0, 0)
-    for parent in body.css("ul, ol, div, section, main, tbody"):
+_NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "strong", "em", "b", "i"})
+"""Inline runs and paragraphs: an article's linked paragraphs are no cards."""
+
+
+def sibling_groups(body):
+    """Runs of element siblings sharing tag and class (cards, posts, results), per parent."""
+    for parent in body.css("ul, ol, div, section, main, article, tbody"):
         groups = {}
         child = parent.child
         while child is not None:
-            if child.is_element_node:
-                key = (child.tag, child.attributes.get("class"))
-                groups.setdefault(key, []).append(child)
+            if child.is_element_node and child.tag not in _NOT_CARDS:
+                groups.setdefault((child.tag, child.attributes.get("class")), []).append(child)
             child = child.next
         for members in groups.values():
-            if len(members) < 4 or len(members) <= best[0]:
-                continue
-            linked = [m for m in members if m.tag == "a" or m.css_first("a[href]") is not None]
-            if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-                best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked))
+            if len(members) >= 2:
+                yield parent, members
+
+
+def _cards(body) -> tuple[int, int]:
+    """The largest run of siblings that each hold a link: product tiles, search results,
+    teasers. Returns (count, text length)."""
+    best = (0, 0)
+    for _, members in sibling_groups(body):
+        if len(members) < 4 or len(members) <= best[0]:
+            continue
+        linked = [m for m in members if m.css_first("a[href]") is not None]
+        if len(linked) * 2 >= len(members) and len(linked) > best[0]:
+            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked))
     return best
