@@ -11,14 +11,15 @@ from scrapy.exceptions import UsageError
 
 from crawlforge.extract.charset import decode_body
 from crawlforge.extract.frontmatter import render_document
-from crawlforge.extract.markdown import html_to_markdown
+from crawlforge.extract.markdown import page_content
 from crawlforge.extract.structured import extract_structured_data
 
 
 def document_for(html: str, url: str, *, main_content: bool = True) -> str:
+    content = page_content(html, url, main_content=main_content)
     frontmatter = {"url": url, "content_length": len(html.encode("utf-8", "surrogatepass")),
-                   **extract_structured_data(html, url).to_frontmatter()}
-    return render_document(frontmatter, html_to_markdown(html, url, main_content=main_content))
+                   "page_type": content.page_type, **extract_structured_data(html, url).to_frontmatter()}
+    return render_document(frontmatter, content.markdown)
 
 
 class Command(ScrapyCommand):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itemadapter import ItemAdapter
 
 from crawlforge.args import as_flag
-from crawlforge.extract.markdown import html_to_markdown
+from crawlforge.extract.markdown import page_content
 
 SPIDER_ARGS = {"main_content": "main_content", "include_images": "images", "include_links": "links"}
 
@@ -38,5 +38,6 @@ class MarkdownPipeline:
             return item
         if len(html) > self.max_bytes:
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
-        adapter["markdown"] = html_to_markdown(html, adapter.get("final_url") or adapter["url"], **self.options)
+        adapter["markdown"], adapter["page_type"] = page_content(html, adapter.get("final_url") or adapter["url"],
+                                                                 **self.options)
         return item

@@ -436,16 +436,6 @@ def lead_of(body, nodes: list):
     return None
 
 
-def is_product_page(tree: LexborHTMLParser) -> bool:
-    """The page says it sells one thing: og:type product, JSON-LD or microdata Product."""
-    if tree.css_first('meta[property="og:type"][content*="product"]') is not None:
-        return True
-    if len(tree.css('[itemtype*="schema.org/Product"]')) == 1:
-        return True
-    return any('"Product"' in (script.text() or "")
-               for script in tree.css('script[type="application/ld+json"]'))
-
-
 def product_container(body, best):
     """Smallest node holding both the product (its microdata item, else its h1) and the best
     text block.
