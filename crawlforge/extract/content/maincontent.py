@@ -379,13 +379,19 @@ def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     kind = page_type(body, declared, url)
     if body is None:
         return kind, []
+    blocks = text_blocks(body)
+    nodes, keep = _article_nodes(body, blocks, kind == "product")
     if kind in _WHOLE_PAGE_TYPES:
-        return kind, [_page_root(body)]
-    return kind, _article_content(body, kind == "product")
+        root = _page_root(body)
+        if _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+            return kind, [root]
+    return kind, _cleaned(nodes, blocks, keep)
 
 
 _WHOLE_PAGE_TYPES = frozenset({"listing", "documentation", "service", "hub"})
-"""Kinds whose content is the whole pruned page: cards, sections, link lists, a docs body."""
+"""Kinds whose content may be the whole pruned page: cards, sections, link lists, a docs body."""
+WHOLE_PAGE_SHARE = 0.5
+"""Such a page keeps the article's nodes when they hold this share of the page's reading text."""
 
 
 def _page_root(body):
@@ -396,20 +402,36 @@ def _page_root(body):
     return body
 
 
-def _article_content(body, product: bool) -> list:
-    blocks = text_blocks(body)
+def _reading_share(blocks: dict, nodes: list, root) -> float:
+    """Share of the text outside links under `root` that `nodes` hold: an article's text block
+    leaves out only teasers and link lists; a service page's leaves out its other sections, a
+    listing's the text of its cards. The article scoring falling back to the whole body is no
+    article found."""
+    if any(node.mem_id in (root.mem_id, root.parent.mem_id if root.parent else None) for node in nodes):
+        return 0.0
+    whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0))
+    part = subtree_text(blocks, nodes)
+    kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
+    reading = whole[0] - whole[1]
+    return kept / reading if reading > 0 else 1.0
+
+
+def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
+    """The article-shaped content: the best-scored container, widened, with its related
+    siblings and lead; for a product page the box from its name to its description (and the
+    name heading to keep)."""
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
-        return [body]
+        return [body], None
     best = _capped(best, widen(best, blocks))
     if product:
-        return _cleaned([product_container(body, best)], blocks, keep=body.css_first("h1"))
+        return [product_container(body, best)], body.css_first("h1")
     nodes = with_siblings(best, best_score, scores)
     if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
-        return _cleaned([body], blocks)  # no block stands out: keep the pruned page, not a scrap
+        return [body], None  # no block stands out: keep the pruned page, not a scrap
     lead = lead_of(body, nodes)
-    return _cleaned([lead] + nodes if lead is not None else nodes, blocks)
+    return ([lead] + nodes if lead is not None else nodes), None
 
 
 def lead_of(body, nodes: list):
