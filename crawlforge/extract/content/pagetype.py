@@ -78,7 +78,7 @@ def page_type(body, declared: str | None, url: str = "") -> str:
         return "article"
     if cards >= 0.3:
         return "listing"
-    if shape["links"] >= 0.6:
+    if shape["links"] >= 0.5:  # most of its text is links
         return "hub"
     if shape["headings"] >= 3 or declared == "service":
         return "service"
