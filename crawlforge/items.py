@@ -35,6 +35,9 @@ class Page(BaseModel):
     structured_data_provenance: dict[str, str] = Field(default_factory=dict)
     embedded_state: dict[str, Any] | None = None
     markdown: str = ""
+    # what kind of page the markdown was cut from: article, product, listing, documentation,
+    # forum, service, hub or other (crawlforge.extract.content.pagetype)
+    page_type: str | None = None
     document: str = ""
     template: str | None = None
     template_data: Any = None

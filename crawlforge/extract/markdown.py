@@ -5,6 +5,7 @@ and images are rewritten in place, and only the chosen HTML goes through html-to
 """
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia, PreprocessingOptions,
                               convert)
@@ -12,6 +13,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.maincontent import main_content as find_main_content
+from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
 from crawlforge.extract.dom import ParsedPage, parse_page
 
@@ -30,13 +32,26 @@ def _options(include_images: bool) -> ConversionOptions:
     )
 
 
-def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_images: bool = True,
-                     include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
-                     tracking_params: tuple = TRACKING_PARAMS) -> str:
-    """Markdown of the page's main content (or the whole body when `main_content` is false).
+class PageContent(NamedTuple):
+    markdown: str
+    page_type: str
+    """One of `pagetype.PAGE_TYPES`: what kind of page the markdown was cut from."""
+
+
+def html_to_markdown(html: str, url: str, **options) -> str:
+    """Markdown of the page's main content (or the whole body when `main_content` is false);
+    options as `page_content`."""
+    return page_content(html, url, **options).markdown
+
+
+def page_content(html: str, url: str, *, main_content: bool = True, include_images: bool = True,
+                 include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
+                 tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
+    """The page's markdown and its kind, from one parse.
 
     Pages over `max_bytes` (UTF-8 estimate: characters) are converted whole, without scoring, so
-    that a huge page costs one linear pass. Never raises on malformed input.
+    that a huge page costs one linear pass; their kind is only what their data declares. Never
+    raises on malformed input.
     """
     if isinstance(html, (bytes, bytearray)):
         html = bytes(html).decode("utf-8", errors="replace")
@@ -44,23 +59,29 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
                      include_links, max_bytes, tracking_params)
 
 
-def page_markdown(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
-                  include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
-                  tracking_params: tuple = TRACKING_PARAMS) -> str:
-    """``html_to_markdown`` of a page parsed already; its tree is left as it was (the pruning
-    works on a copy)."""
+def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
+                        include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
+                        tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
+    """``page_content`` of a page parsed already; its tree is left as it was (the pruning works on
+    a copy)."""
     return _markdown(page.copy() if page.html else None, page.html, url, main_content, include_images,
                      include_links, max_bytes, tracking_params)
 
 
+def page_markdown(page: ParsedPage, url: str, **options) -> str:
+    """``html_to_markdown`` of a page parsed already."""
+    return parsed_page_content(page, url, **options).markdown
+
+
 def _markdown(tree, html: str, url: str, main_content: bool, include_images: bool, include_links: bool,
-              max_bytes: int | None, tracking_params: tuple) -> str:
+              max_bytes: int | None, tracking_params: tuple) -> PageContent:
     if tree is None or tree.body is None:
-        return ""
+        return PageContent("", "other")
     base = base_url(url, _base_href(tree))
     if main_content and (max_bytes is None or len(html) <= max_bytes):
-        nodes = find_main_content(tree)
+        kind, nodes = find_main_content(tree, url)
     else:
+        kind = declared_type(tree) or "other"
         tree.strip_tags(NON_CONTENT_TAGS)
         nodes = [tree.body]
     tracking_params = tuple(tracking_params)
@@ -75,7 +96,7 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         markdown = convert(fragment, _options(include_images)).content or ""
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
-    return _tidy(markdown)
+    return PageContent(_tidy(markdown), kind)
 
 
 def _base_href(tree: LexborHTMLParser) -> str | None:

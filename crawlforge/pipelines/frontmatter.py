@@ -17,6 +17,7 @@ def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dic
         "url": adapter["url"],
         "processed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
         "content_length": len(html.encode("utf-8", "surrogatepass")),
+        **({"page_type": adapter["page_type"]} if adapter.get("page_type") else {}),
         **(adapter.get("structured_data") or {}),
     }
     if adapter.get("template"):

@@ -13,10 +13,10 @@ from selectolax.lexbor import LexborHTMLParser
 
 NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed",
                     "canvas", "svg", "button", "input", "select", "textarea", "option", "label",
-                    "dialog", "link", "meta"]
+                    "link", "meta"]
 """Tags whose text is code or form controls, never prose."""
-CHROME_TAGS = ["nav", "aside", "footer", "menu", "figcaption", "address", "time"]
-"""Tags of site chrome and of credits, bylines and dates around the content."""
+CHROME_TAGS = ["nav", "aside", "footer", "menu", "dialog", "figcaption", "address", "time"]
+"""Tags of site chrome, popups, and of credits, bylines and dates around the content."""
 
 _STRONG_PREFIXES = (
     "comment", "disqus", "share", "sharing", "social", "related", "recommend", "newsletter",
@@ -109,6 +109,8 @@ _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_NEVER_CHROME = frozenset({"html", "body", "main"})
+"""Whatever their class says (`sticky-nav-off`), these hold the content."""
 
 
 def hint_weight(node) -> int:
@@ -128,17 +130,25 @@ def prune(tree: LexborHTMLParser) -> None:
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
-    tree.strip_tags(NON_CONTENT_TAGS + CHROME_TAGS)
-    doomed = body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
-                      "[role=complementary], [role=banner], [role=dialog], [role=alert], "
-                      "[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
-                      "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+    tree.strip_tags(NON_CONTENT_TAGS)
+    remove_outermost(node for node in body.css(", ".join(CHROME_TAGS)) if not _holds_page(node))
+    doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
+                                        "[role=complementary], [role=banner], [role=dialog], [role=alert], "
+                                        "[aria-modal=true]") if not _holds_page(node)]
+    doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
+                       "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
     doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
-    remove_outermost(node for node in doomed if node.css_first(_PROTECTED) is None)
+    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
+
+
+def _holds_page(node) -> bool:
+    """A chrome tag or role around the content: an unclosed `<aside>` wrapping `<main>`, a
+    modal or dialog the page is rendered in. An ancestor of the page's main is never chrome."""
+    return node.css_first("main, [role=main]") is not None
 
 
 def _ads_only(node) -> bool:

@@ -14,6 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.content.pagetype import declared_type, page_type
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
                                        remove_outermost)
 
@@ -370,26 +371,67 @@ def _nothing_after(node) -> bool:
     return True
 
 
-def main_content(tree: LexborHTMLParser) -> list:
-    """Nodes holding the page's main content, in document order; the body when nothing scores."""
-    product = is_product_page(tree)
+def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
+    """The page's kind and the nodes holding its main content, in document order."""
+    declared = declared_type(tree)
     prune(tree)
     body = tree.body
+    kind = page_type(body, declared, url)
     if body is None:
-        return []
+        return kind, []
     blocks = text_blocks(body)
+    nodes, keep = _article_nodes(body, blocks, kind == "product")
+    if kind in _WHOLE_PAGE_TYPES:
+        root = _page_root(body)
+        if _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+            return kind, [root]
+    return kind, _cleaned(nodes, blocks, keep)
+
+
+_WHOLE_PAGE_TYPES = frozenset({"listing", "documentation", "service", "hub"})
+"""Kinds whose content may be the whole pruned page: cards, sections, link lists, a docs body."""
+WHOLE_PAGE_SHARE = 0.5
+"""Such a page keeps the article's nodes when they hold this share of the page's reading text."""
+
+
+def _page_root(body):
+    """The page's `main` when it holds a good part of the pruned page's text, else the body."""
+    main = body.css_first("main, [role=main]")
+    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)):
+        return main
+    return body
+
+
+def _reading_share(blocks: dict, nodes: list, root) -> float:
+    """Share of the text outside links under `root` that `nodes` hold: an article's text block
+    leaves out only teasers and link lists; a service page's leaves out its other sections, a
+    listing's the text of its cards. The article scoring falling back to the whole body is no
+    article found."""
+    if any(node.mem_id in (root.mem_id, root.parent.mem_id if root.parent else None) for node in nodes):
+        return 0.0
+    whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0))
+    part = subtree_text(blocks, nodes)
+    kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
+    reading = whole[0] - whole[1]
+    return kept / reading if reading > 0 else 1.0
+
+
+def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
+    """The article-shaped content: the best-scored container, widened, with its related
+    siblings and lead; for a product page the box from its name to its description (and the
+    name heading to keep)."""
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
-        return [body]
+        return [body], None
     best = _capped(best, widen(best, blocks))
     if product:
-        return _cleaned([product_container(body, best)], blocks, keep=body.css_first("h1"))
+        return [product_container(body, best)], body.css_first("h1")
     nodes = with_siblings(best, best_score, scores)
     if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
-        return _cleaned([body], blocks)  # no block stands out: keep the pruned page, not a scrap
+        return [body], None  # no block stands out: keep the pruned page, not a scrap
     lead = lead_of(body, nodes)
-    return _cleaned([lead] + nodes if lead is not None else nodes, blocks)
+    return ([lead] + nodes if lead is not None else nodes), None
 
 
 def lead_of(body, nodes: list):
@@ -414,16 +456,6 @@ def lead_of(body, nodes: list):
             if node.mem_id in near:
                 return candidate
     return None
-
-
-def is_product_page(tree: LexborHTMLParser) -> bool:
-    """The page says it sells one thing: og:type product, JSON-LD or microdata Product."""
-    if tree.css_first('meta[property="og:type"][content*="product"]') is not None:
-        return True
-    if len(tree.css('[itemtype*="schema.org/Product"]')) == 1:
-        return True
-    return any('"Product"' in (script.text() or "")
-               for script in tree.css('script[type="application/ld+json"]'))
 
 
 def product_container(body, best):

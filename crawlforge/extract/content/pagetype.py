@@ -1,0 +1,129 @@
+"""What kind of page this is, from the page's own data and its structure.
+
+A reader comes to each kind for something else: an article's text, a product's facts, a
+listing's cards, a thread's posts, a docs page's body and code, a service page's sections, a
+hub's link lists. `maincontent` keeps what the kind calls for.
+
+Two steps on one lexbor tree: `declared_type` reads what the page says of itself (JSON-LD
+`@type`, microdata `itemtype`, `og:type`) before pruning strips the scripts; `page_type` then
+weighs that against the pruned body's structure (repeated cards, code blocks, prose, links).
+"""
+
+import re
+from collections import Counter
+
+from selectolax.lexbor import LexborHTMLParser
+
+PAGE_TYPES = ("article", "product", "listing", "documentation", "forum", "service", "hub", "other")
+
+_LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?([A-Za-z]+)"')
+_FORUM = frozenset({"DiscussionForumPosting", "QAPage"})
+_LISTING = frozenset({"CollectionPage", "SearchResultsPage", "ItemList", "OfferCatalog"})
+_ARTICLE = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle", "LiveBlogPosting",
+                      "OpinionNewsArticle", "ReportageNewsArticle", "AnalysisNewsArticle"})
+_DOCS = frozenset({"TechArticle", "APIReference", "HowTo"})
+_SERVICE = frozenset({"Service", "LocalBusiness", "ProfessionalService", "FinancialService",
+                      "LegalService", "MedicalBusiness", "HomeAndConstructionBusiness", "Dentist"})
+_DOCS_PATH = re.compile(r"/(?:docs?|documentation|api|reference|manual|handbook|guides?|tutorials?|"
+                        r"howto|kb|knowledge-?base|help|support/articles)(?:/|$|\.|-)", re.IGNORECASE)
+
+
+def schema_types(tree: LexborHTMLParser) -> Counter:
+    """How often each schema.org type is declared (JSON-LD, microdata, `og:type` as `og:VALUE`)."""
+    found = Counter()
+    for script in tree.css('script[type="application/ld+json"]'):
+        found.update(_LD_TYPE.findall(script.text() or ""))
+    for node in tree.css("[itemtype]"):
+        found[(node.attributes.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1]] += 1
+    for meta in tree.css('meta[property="og:type"]'):
+        found["og:" + (meta.attributes.get("content") or "").strip().lower()] += 1
+    return found
+
+
+def declared_type(tree: LexborHTMLParser) -> str | None:
+    """The kind the page's own data states, or None. A page declaring one product is a product
+    page; one declaring several, a list of items or a collection is a listing (a category page
+    carries product JSON too)."""
+    types = schema_types(tree)
+    if types.keys() & _FORUM or types["Comment"] >= 3:
+        return "forum"
+    products = max(types["Product"], types["ProductGroup"])
+    if types.keys() & _LISTING and types["Product"] != 1 or products >= 3 or types["og:product.group"]:
+        return "listing"
+    if products or types["og:product"]:
+        return "product"
+    if types.keys() & _DOCS:
+        return "documentation"
+    if types.keys() & _ARTICLE:
+        return "article"
+    if types.keys() & _SERVICE:
+        return "service"
+    return None
+
+
+def page_type(body, declared: str | None, url: str = "") -> str:
+    """The page's kind from its pruned body, its declared kind and its URL path."""
+    if body is None:
+        return "other"
+    shape = _shape(body)
+    if declared in ("forum", "product", "listing"):
+        return declared
+    if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
+        if shape["code"] or declared == "documentation" or shape["prose"] >= 2:
+            return "documentation"
+    cards = shape["cards"] >= 6 and shape["card_share"]
+    if declared != "article" and cards >= 0.5:
+        return "listing"
+    if declared == "article" or shape["prose_share"] >= 0.6 and shape["prose"] >= 3:
+        return "article"
+    if cards >= 0.3:
+        return "listing"
+    if shape["links"] >= 0.5:  # most of its text is links
+        return "hub"
+    if shape["headings"] >= 3 or declared == "service":
+        return "service"
+    return "other"
+
+
+def _shape(body) -> dict:
+    """Counts of the structural signals: code blocks, prose paragraphs and their share of the
+    text, sections, link share, and the largest group of repeated sibling cards."""
+    total = len(body.text(deep=True, strip=True)) or 1
+    prose = [len(p.text(deep=True, strip=True)) for p in body.css("p")]
+    prose = [size for size in prose if size >= 150]
+    links = sum(len(a.text(deep=True, strip=True)) for a in body.css("a"))
+    cards, card_text = _cards(body)
+    return {"code": len(body.css("pre")), "prose": len(prose), "prose_share": sum(prose) / total,
+            "headings": len(body.css("h2, h3")), "links": links / total, "cards": cards,
+            "card_share": card_text / total}
+
+
+_NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "strong", "em", "b", "i"})
+"""Inline runs and paragraphs: an article's linked paragraphs are no cards."""
+
+
+def sibling_groups(body):
+    """Runs of element siblings sharing tag and class (cards, posts, results), per parent."""
+    for parent in body.css("ul, ol, div, section, main, article, tbody"):
+        groups = {}
+        child = parent.child
+        while child is not None:
+            if child.is_element_node and child.tag not in _NOT_CARDS:
+                groups.setdefault((child.tag, child.attributes.get("class")), []).append(child)
+            child = child.next
+        for members in groups.values():
+            if len(members) >= 2:
+                yield parent, members
+
+
+def _cards(body) -> tuple[int, int]:
+    """The largest run of siblings that each hold a link: product tiles, search results,
+    teasers. Returns (count, text length)."""
+    best = (0, 0)
+    for _, members in sibling_groups(body):
+        if len(members) < 4 or len(members) <= best[0]:
+            continue
+        linked = [m for m in members if m.css_first("a[href]") is not None]
+        if len(linked) * 2 >= len(members) and len(linked) > best[0]:
+            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked))
+    return best
