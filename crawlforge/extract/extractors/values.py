@@ -58,6 +58,15 @@ def price(value) -> str | None:
     return _decimal_point(digits)
 
 
+def as_decimal(value) -> Decimal | None:
+    """A normalised price string as a Decimal, for comparing offers; None if it is none."""
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
 def _decimal_point(digits: str) -> str:
     """The last separator is the decimal point, unless it is the only one and three
     digits follow it ("1,299" / "1.299" are thousands) or it repeats ("1.299.000")."""
