@@ -46,7 +46,8 @@ def extract_structured_data(html: str, url: str, extractors=None) -> StructuredD
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():
-            result.sources_found.append(extractor.name)
+            if extractor.name not in result.sources_found:  # two readers may share a name ("visible")
+                result.sources_found.append(extractor.name)
             _merge(result, finding, extractor.name)
     result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
     return result

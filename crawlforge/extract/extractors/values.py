@@ -17,6 +17,7 @@ _AVAILABILITY = {
 }
 # OpenGraph/Facebook catalogue spellings of the same states.
 _AVAILABILITY.update({"oos": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
+_AVAILABILITY.update({"notsold": "InStock", "sold": "SoldOut"})  # classified ads' status of the item
 
 
 def one_or_many(value) -> list:

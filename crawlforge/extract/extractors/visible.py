@@ -1,0 +1,169 @@
+"""The visible page: what a shopper reads next to the product's name and buy button.
+
+Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
+outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``). The
+shown price, currency, name and stock (an out-of-stock notice, else an enabled buy button)
+come last, only where no markup says anything (``VisiblePriceExtractor``): a buy button is
+no proof against markup that says out of stock, shops leave it on the page. Elements whose itemprop, class, id or data attributes name a
+price are read with price-parser; a struck-through or "was" price is the list price.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+import lxml.etree
+from price_parser import Price
+
+from crawlforge.extract.extractors import values
+from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.words import pattern, phrases
+
+MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
+_CODE = r"([A-Za-z0-9][\w./-]{2,39})"
+_PRICED = lxml.etree.XPath(
+    "//body//*[not(self::script or self::style or self::option)]"
+    "[@*[contains(translate(name(), 'PRICE', 'price'), 'price') or ((name() = 'class' or name() = 'id'"
+    " or name() = 'itemprop') and contains(translate(., 'PRICE', 'price'), 'price'))]]")
+_BUTTONS = lxml.etree.XPath(
+    "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
+    " or contains(@class, 'btn') or contains(@class, 'button')]")
+_STRUCK = {"del", "s", "strike"}
+
+
+class VisibleLabelsExtractor(Extractor):
+    name = "visible"
+    priority = 110
+
+    def extract(self, page: Page) -> Finding | None:
+        sku = shown_code(page.html)
+        return Finding(structured_data={"sku": sku}) if sku else None
+
+
+class VisiblePriceExtractor(Extractor):
+    name = "visible"
+    priority = 10
+
+    def extract(self, page: Page) -> Finding | None:
+        if not page.worth_parsing("price", "Price", "PRICE") or page.tree is None:
+            return None
+        warnings: list = []
+        heading = page.tree.find(".//body//h1")
+        fields = shown_price(page.tree, heading, page.url, warnings)
+        if _out_of_stock_notice(page.html):
+            fields["availability"] = "OutOfStock"
+        elif buy_button(page.tree):
+            fields["availability"] = "InStock"
+        if fields.get("price"):
+            name = " ".join(heading.text_content().split()) if heading is not None else None
+            fields["product_name"] = name or None
+        return Finding(structured_data=values.compact(fields), warnings=warnings)
+
+
+def shown_code(html: str) -> str | None:
+    """The identifier printed after a product-code label, in the same element or the next."""
+    return next((m.group(1) for m in _code_pattern().finditer(html) if any(c.isdigit() for c in m.group(1))), None)
+
+
+def buy_button(tree) -> bool:
+    """Whether an enabled button or button-like link reads as a buy button."""
+    words = pattern("buy_buttons")
+    for button in _BUTTONS(tree):
+        if "disabled" in button.attrib or button.get("aria-disabled") == "true":
+            continue
+        label = " ".join((button.text_content() or button.get("value") or "").split())
+        if len(label) <= MAX_PRICE_TEXT and words.search(label):
+            return True
+    return False
+
+
+def shown_price(tree, heading, url: str, warnings: list) -> dict:
+    """The first current price tag after the main heading (else on the page), and the
+    struck-through one next to it as the list price."""
+    tags = _price_tags(heading.xpath("following::*") if heading is not None else [], tree)
+    selling = next((tag for tag in tags if not tag[2]), None)
+    if selling is None:
+        return {}
+    listed = next((tag for tag in tags if tag[2] and tag[0] != selling[0]), None)
+    currency = currency_code(selling[1], url) or (currency_code(listed[1], url) if listed else None)
+    if currency is None:
+        warnings.append(f"visible price {selling[0]} shows no currency; currency left empty.")
+    return {"price": selling[0], "currency": currency,
+            "list_price": listed[0] if listed and listed[0] != selling[0] else None}
+
+
+def _price_tags(after_heading: list, tree) -> list:
+    """(amount, currency text, is list price) of short priced elements, innermost only."""
+    priced = _PRICED(tree)
+    if after_heading:
+        following = set(after_heading)
+        priced = [e for e in priced if e in following] or priced
+    tags, seen = [], set()
+    for element in priced:
+        raw = element.get("content") if element.get("itemprop") == "price" and element.get("content") else None
+        text = raw or " ".join(element.text_content().split())
+        if not text or len(text) > MAX_PRICE_TEXT or not any(c.isdigit() for c in text):
+            continue
+        parsed = Price.fromstring(text)
+        if parsed.amount is None or parsed.amount <= 0:
+            continue
+        amount = values.price(format(parsed.amount, "f"))
+        key = (amount, _is_list_price(element))
+        if key not in seen:
+            seen.add(key)
+            tags.append((amount, parsed.currency, key[1]))
+    return tags
+
+
+def _is_list_price(element) -> bool:
+    marks = phrases("list_price_marks")
+    for node in (element, *list(element.iterancestors())[:2]):
+        if node.tag in _STRUCK:
+            return True
+        attributes = " ".join(str(v) for k, v in node.attrib.items() if k in ("class", "id") or "price" in k).lower()
+        if any(mark in attributes for mark in marks):
+            return True
+    return False
+
+
+def currency_code(shown: str | None, url: str) -> str | None:
+    """ISO 4217 for a printed symbol or code; an ambiguous symbol ($, kr, Rs) by the
+    site's country domain, else its usual currency."""
+    if not shown:
+        return None
+    token = shown.strip()
+    if len(token) == 3 and token.isalpha():
+        return token.upper()
+    choices = _currencies().get(token.lower())
+    if not choices:
+        return None
+    country = (urlsplit(url).hostname or "").rsplit(".", 1)[-1]
+    return choices.get(country, choices[""])
+
+
+def _out_of_stock_notice(html: str) -> bool:
+    return _notice_pattern().search(html) is not None
+
+
+@lru_cache(maxsize=1)
+def _currencies() -> dict:
+    table = {}
+    for line in phrases("currencies"):
+        tokens = line.split()
+        by_country = dict(t.upper().split("=") for t in tokens if "=" in t)
+        *symbol, code = [t for t in tokens if "=" not in t]
+        table[" ".join(symbol)] = {"": code.upper(), **{c.lower(): cur for c, cur in by_country.items()}}
+    return table
+
+
+@lru_cache(maxsize=1)
+def _code_pattern() -> re.Pattern:
+    labels = pattern("product_code_labels").pattern
+    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<", re.I)
+
+
+@lru_cache(maxsize=1)
+def _notice_pattern() -> re.Pattern:
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<", re.I)
