@@ -13,6 +13,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.maincontent import main_content as find_main_content
+from crawlforge.extract.content.product import with_product_header
 from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
@@ -63,7 +64,7 @@ def html_to_markdown(html: str, url: str, *, main_content: bool = True, include_
         markdown = convert(fragment, _options(include_images)).content or ""
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
-    return _tidy(markdown)
+    return _tidy(with_product_header(markdown, html, url))  # a product page opens with its facts
 
 
 def _parse(html) -> LexborHTMLParser | None:

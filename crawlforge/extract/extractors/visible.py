@@ -109,7 +109,8 @@ def _price_tags(after_heading: list, tree) -> list:
         parsed = Price.fromstring(text)
         if parsed.amount is None or parsed.amount <= 0:
             continue
-        amount = values.price(format(parsed.amount, "f"))
+        whole = parsed.amount == parsed.amount.to_integral()
+        amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
         key = (amount, _is_list_price(element))
         if key not in seen:
             seen.add(key)

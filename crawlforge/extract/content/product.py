@@ -1,0 +1,76 @@
+"""The product header of a product page's markdown: what a shopper reads first (the name as
+the top heading, the price as shown, the stock, the key facts), above the description and
+specification tables that main-content extraction keeps."""
+
+from __future__ import annotations
+
+import re
+
+from crawlforge.extract.product import extract_product
+
+# Markup or visible signs that a page may sell one product; other pages skip the record.
+_PRODUCT_HINT = re.compile(
+    r"""schema\.org/product|"@type"\s*:\s*\[?\s*"product|product:price|og:price|itemprop=["']?price""", re.I)
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def with_product_header(markdown: str, html: str, url: str) -> str:
+    """``markdown`` with the product header on top when the page is a single-product page;
+    the page's own first heading goes when it names the product (no doubled name)."""
+    if not isinstance(html, str) or not _PRODUCT_HINT.search(html):
+        return markdown
+    record = extract_product(html, url)
+    if not record["is_product"]:
+        return markdown
+    return product_header(record) + "\n\n" + _without_name_heading(markdown, record["name"])
+
+
+def product_header(record: dict) -> str:
+    lines = [f"# {record['name']}"]
+    shown = _price_line(record)
+    if shown:
+        lines.append(shown)
+    facts = [(label, record.get(key)) for label, key in (("Brand", "brand"), ("SKU", "sku"), ("GTIN", "gtin"))]
+    facts += [(name, ", ".join(choices)) for name, choices in _options(record.get("variants") or []).items()]
+    bullets = [f"- {label}: {value}" for label, value in facts if value]
+    return "\n\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
+
+
+def _price_line(record: dict) -> str:
+    parts = []
+    if record.get("price"):
+        parts.append(" ".join(filter(None, (record["price"], record.get("currency")))))
+    if record.get("list_price"):
+        parts.append(f"(list price {record['list_price']})")
+    if record.get("availability"):
+        parts.append("· " + re.sub(r"(?<=[a-z])(?=[A-Z])", " ", record["availability"]).capitalize())
+    return "Price: " + " ".join(parts) if record.get("price") else " ".join(parts).removeprefix("· ")
+
+
+def _options(variants: list) -> dict:
+    """Option name -> its values in first-seen order, over every variant."""
+    found: dict = {}
+    for variant in variants:
+        for name, value in (variant.get("options") or {}).items() if isinstance(variant, dict) else ():
+            choices = found.setdefault(str(name).capitalize(), [])
+            if str(value) not in choices:
+                choices.append(str(value))
+    return found
+
+
+def _without_name_heading(markdown: str, name: str) -> str:
+    """Drops the leading heading lines that say the product's name (either containing the
+    other, spacing and case aside; some pages print their title heading twice)."""
+    kept, leading = [], True
+    for line in markdown.split("\n"):
+        match = _HEADING.match(line) if leading else None
+        if match and _same_name(match.group(1), name):
+            continue
+        leading = leading and not match
+        kept.append(line)
+    return "\n".join(kept).strip() + "\n"
+
+
+def _same_name(heading: str, name: str) -> bool:
+    a, b = (re.sub(r"\W+", "", t).casefold() for t in (heading, name))
+    return bool(a and b) and (a in b or b in a)
