@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from crawlforge.extract.extractors import Finding, Page, load_extractors
-from crawlforge.extract.extractors.values import same
+from crawlforge.extract.extractors.values import as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
 _NO_CONFLICT_FIELDS = {"variants"}  # lists: the winner's list is kept whole
@@ -50,7 +50,21 @@ def extract_structured_data(html: str, url: str, extractors=None) -> StructuredD
                 result.sources_found.append(extractor.name)
             _merge(result, finding, extractor.name)
     result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
+    _pair_list_price(result)
     return result
+
+
+def _pair_list_price(result: StructuredData) -> None:
+    """A list price belongs to the price it was read with: it goes when that source's price
+    lost to a different one, or when it is no higher than the selling price."""
+    found, provenance = result.structured_data, result.provenance
+    if "list_price" not in found:
+        return
+    source = provenance["structured_data.list_price"]
+    lost = any(c["field"] == "price" and c["source"] == source for c in result.conflicts)
+    price, listed = as_decimal(found.get("price")), as_decimal(found["list_price"])
+    if lost or price is None or listed is None or listed <= price:
+        del found["list_price"], provenance["structured_data.list_price"]
 
 
 def _page(html, url: str) -> Page:

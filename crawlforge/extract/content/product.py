@@ -39,12 +39,18 @@ def product_header(record: dict) -> str:
 def _price_line(record: dict) -> str:
     parts = []
     if record.get("price"):
-        parts.append(" ".join(filter(None, (record["price"], record.get("currency")))))
+        parts.append(" ".join(filter(None, (_money(record["price"]), record.get("currency")))))
     if record.get("list_price"):
-        parts.append(f"(list price {record['list_price']})")
+        parts.append(f"(list price {_money(record['list_price'])})")
     if record.get("availability"):
         parts.append("· " + re.sub(r"(?<=[a-z])(?=[A-Z])", " ", record["availability"]).capitalize())
     return "Price: " + " ".join(parts) if record.get("price") else " ".join(parts).removeprefix("· ")
+
+
+def _money(amount: str) -> str:
+    """Cents as shops print them: "115.0" -> "115.00"; whole amounts stay whole."""
+    whole, point, fraction = str(amount).partition(".")
+    return f"{whole}.{fraction.ljust(2, '0')}" if point else whole
 
 
 def _options(variants: list) -> dict:
@@ -59,18 +65,19 @@ def _options(variants: list) -> dict:
 
 
 def _without_name_heading(markdown: str, name: str) -> str:
-    """Drops the leading heading lines that say the product's name (either containing the
-    other, spacing and case aside; some pages print their title heading twice)."""
+    """Drops the page's own headings that say the product's name: the leading ones when
+    either contains the other (spacing and case aside), later ones only when equal (a buy
+    box repeats the title; "Reviews of NAME" stays)."""
     kept, leading = [], True
     for line in markdown.split("\n"):
-        match = _HEADING.match(line) if leading else None
-        if match and _same_name(match.group(1), name):
+        match = _HEADING.match(line)
+        if match and _same_name(match.group(1), name, exact=not leading):
             continue
         leading = leading and not match
         kept.append(line)
     return "\n".join(kept).strip() + "\n"
 
 
-def _same_name(heading: str, name: str) -> bool:
+def _same_name(heading: str, name: str, exact: bool = False) -> bool:
     a, b = (re.sub(r"\W+", "", t).casefold() for t in (heading, name))
-    return bool(a and b) and (a in b or b in a)
+    return bool(a and b) and (a == b if exact else a in b or b in a)

@@ -11,6 +11,7 @@ price are read with price-parser; a struck-through or "was" price is the list pr
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -50,15 +51,16 @@ class VisiblePriceExtractor(Extractor):
         if not page.worth_parsing("price", "Price", "PRICE") or page.tree is None:
             return None
         warnings: list = []
-        heading = page.tree.find(".//body//h1")
-        fields = shown_price(page.tree, heading, page.url, warnings)
+        order = {element: index for index, element in enumerate(page.tree.iter())}
+        headings = [h for h in page.tree.iterfind(".//body//h1") if _words(h)]
+        fields, selling = shown_price(page.tree, headings[:1], order, page.url, warnings)
         if _out_of_stock_notice(page.html):
             fields["availability"] = "OutOfStock"
         elif buy_button(page.tree):
             fields["availability"] = "InStock"
-        if fields.get("price"):
-            name = " ".join(heading.text_content().split()) if heading is not None else None
-            fields["product_name"] = name or None
+        above = [h for h in headings if selling is not None and order[h] < order[selling]]
+        if selling is not None and (above or headings):
+            fields["product_name"] = _words((above or headings)[-1 if above else 0])
         return Finding(structured_data=values.compact(fields), warnings=warnings)
 
 
@@ -79,29 +81,30 @@ def buy_button(tree) -> bool:
     return False
 
 
-def shown_price(tree, heading, url: str, warnings: list) -> dict:
-    """The first current price tag after the main heading (else on the page), and the
-    struck-through one next to it as the list price."""
-    tags = _price_tags(heading.xpath("following::*") if heading is not None else [], tree)
+def shown_price(tree, headings: list, order: dict, url: str, warnings: list) -> tuple:
+    """(fields, element) of the first current price tag after the main heading (else on the
+    page), with the struck-through tag beside it (the one before, or one of the two after)
+    as the list price. A bare amount takes the currency the page's other prices show."""
+    tags = _price_tags(tree)
+    if headings:
+        tags = [tag for tag in tags if order[tag[3]] > order[headings[0]]] or tags
     selling = next((tag for tag in tags if not tag[2]), None)
     if selling is None:
-        return {}
-    listed = next((tag for tag in tags if tag[2] and tag[0] != selling[0]), None)
-    currency = currency_code(selling[1], url) or (currency_code(listed[1], url) if listed else None)
+        return {}, None
+    at = tags.index(selling)
+    listed = next((tag for tag in tags[max(0, at - 1): at + 3] if tag[2] and tag[0] != selling[0]), None)
+    others = Counter(code for code in (currency_code(tag[1], url) for tag in tags) if code)
+    currency = currency_code(selling[1], url) or (others.most_common(1)[0][0] if others else None)
     if currency is None:
         warnings.append(f"visible price {selling[0]} shows no currency; currency left empty.")
-    return {"price": selling[0], "currency": currency,
-            "list_price": listed[0] if listed and listed[0] != selling[0] else None}
+    return {"price": selling[0], "currency": currency, "list_price": listed[0] if listed else None}, selling[3]
 
 
-def _price_tags(after_heading: list, tree) -> list:
-    """(amount, currency text, is list price) of short priced elements, innermost only."""
-    priced = _PRICED(tree)
-    if after_heading:
-        following = set(after_heading)
-        priced = [e for e in priced if e in following] or priced
+def _price_tags(tree) -> list:
+    """(amount, currency text, is list price, element) of short priced elements, each
+    amount once per kind."""
     tags, seen = [], set()
-    for element in priced:
+    for element in _PRICED(tree):
         raw = element.get("content") if element.get("itemprop") == "price" and element.get("content") else None
         text = raw or " ".join(element.text_content().split())
         if not text or len(text) > MAX_PRICE_TEXT or not any(c.isdigit() for c in text):
@@ -114,8 +117,12 @@ def _price_tags(after_heading: list, tree) -> list:
         key = (amount, _is_list_price(element))
         if key not in seen:
             seen.add(key)
-            tags.append((amount, parsed.currency, key[1]))
+            tags.append((amount, parsed.currency, key[1], element))
     return tags
+
+
+def _words(element) -> str:
+    return " ".join(" ".join(element.itertext()).split())
 
 
 def _is_list_price(element) -> bool:
