@@ -3,8 +3,10 @@
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``). The
 shown price, currency, name and stock (an out-of-stock notice, else an enabled buy button)
-come last, only where no markup says anything (``VisiblePriceExtractor``): a buy button is
-no proof against markup that says out of stock, shops leave it on the page. Elements whose itemprop, class, id or data attributes name a
+come last, only where no markup says anything (``VisiblePriceExtractor``), and only on a page
+with an enabled buy button whose main heading has at most a few prices right under it (a
+listing's heading has a card after card of them). A buy button is no proof against markup
+that says out of stock: shops leave it on the page. Elements whose itemprop, class, id or data attributes name a
 price are read with price-parser; a struck-through or "was" price is the list price.
 """
 
@@ -23,6 +25,10 @@ from crawlforge.extract.extractors.base import Extractor, Finding, Page
 from crawlforge.extract.extractors.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
+NEAR_TEXT = 400  # characters of text between a product's heading and its shown price
+MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
+_CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
+_SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 _PRICED = lxml.etree.XPath(
     "//body//*[not(self::script or self::style or self::option)]"
@@ -51,17 +57,21 @@ class VisiblePriceExtractor(Extractor):
         if not page.worth_parsing("price", "Price", "PRICE") or page.tree is None:
             return None
         warnings: list = []
-        order = {element: index for index, element in enumerate(page.tree.iter())}
-        headings = [h for h in page.tree.iterfind(".//body//h1") if _words(h)]
-        fields, selling = shown_price(page.tree, headings[:1], order, page.url, warnings)
-        if _out_of_stock_notice(page.html):
-            fields["availability"] = "OutOfStock"
-        elif buy_button(page.tree):
-            fields["availability"] = "InStock"
-        above = [h for h in headings if selling is not None and order[h] < order[selling]]
-        if selling is not None and (above or headings):
-            fields["product_name"] = _words((above or headings)[-1 if above else 0])
-        return Finding(structured_data=values.compact(fields), warnings=warnings)
+        tags = _price_tags(page.tree)
+        if not tags or not buy_button(page.tree):  # no buy button: a price list, not a product
+            return None
+        elements = list(page.tree.iter())
+        order = {element: index for index, element in enumerate(elements)}
+        for heading in page.tree.iterfind(".//body//h1"):
+            name = _words(heading)
+            near = _next_to(heading, elements, order, tags) if name else []
+            if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
+                break
+        else:
+            return None
+        fields = shown_price(near, page.url, warnings)
+        fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
+        return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
 def shown_code(html: str) -> str | None:
@@ -81,23 +91,35 @@ def buy_button(tree) -> bool:
     return False
 
 
-def shown_price(tree, headings: list, order: dict, url: str, warnings: list) -> tuple:
-    """(fields, element) of the first current price tag after the main heading (else on the
-    page), with the struck-through tag beside it (the one before, or one of the two after)
-    as the list price. A bare amount takes the currency the page's other prices show."""
-    tags = _price_tags(tree)
-    if headings:
-        tags = [tag for tag in tags if order[tag[3]] > order[headings[0]]] or tags
+def shown_price(tags: list, url: str, warnings: list) -> dict:
+    """The first current price tag of ``tags``, with the struck-through tag beside it (the
+    one before, or one of the two after) as the list price. A bare amount takes the
+    currency the other tags show."""
     selling = next((tag for tag in tags if not tag[2]), None)
     if selling is None:
-        return {}, None
+        return {}
     at = tags.index(selling)
     listed = next((tag for tag in tags[max(0, at - 1): at + 3] if tag[2] and tag[0] != selling[0]), None)
     others = Counter(code for code in (currency_code(tag[1], url) for tag in tags) if code)
     currency = currency_code(selling[1], url) or (others.most_common(1)[0][0] if others else None)
     if currency is None:
         warnings.append(f"visible price {selling[0]} shows no currency; currency left empty.")
-    return {"price": selling[0], "currency": currency, "list_price": listed[0] if listed else None}, selling[3]
+    return {"price": selling[0], "currency": currency, "list_price": listed[0] if listed else None}
+
+
+def _next_to(heading, elements: list, order: dict, tags: list) -> list:
+    """Price tags shown right under a page heading: within ``NEAR_TEXT`` characters of text
+    after it and before any lower heading (a listing's first card has its own)."""
+    start, text, end = order[heading], 0, len(elements)
+    for index in range(start + 1, len(elements)):
+        element = elements[index]
+        if element.tag in _CARD_HEADINGS or text > NEAR_TEXT:
+            end = index
+            break
+        if heading not in element.iterancestors() and element.tag not in _SKIPPED:
+            text += len((element.text or "").strip())
+        text += len((element.tail or "").strip())
+    return [tag for tag in tags if start < order[tag[3]] < end]
 
 
 def _price_tags(tree) -> list:
