@@ -8,8 +8,6 @@ None, never guessed; bad page content gives warnings, never an exception.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from crawlforge.extract.structured import StructuredData, extract_structured_data
 
 FIELDS = {  # record key <- structured_data key
@@ -25,12 +23,7 @@ _PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware"
 def extract_product(html: str, url: str) -> dict:
     """The product record (keys in ``FIELDS``, plus ``is_product``, ``provenance`` and the
     readers' ``warnings``: "extractor: message" lines)."""
-    return dict(_cached(html if isinstance(html, str) else "", url or ""))
-
-
-@lru_cache(maxsize=4)  # the markdown of the same page asks again
-def _cached(html: str, url: str) -> dict:
-    data = extract_structured_data(html, url)
+    data = extract_structured_data(html if isinstance(html, str) else "", url or "")
     record = product_record(data)
     record["warnings"] = [f"{w['extractor']}: {w['message']}" for w in data.warnings + data.errors]
     return record

@@ -8,7 +8,9 @@ An extractor that raises becomes an ``errors`` entry; the others still run.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 from crawlforge.extract.extractors import Finding, Page, load_extractors
@@ -40,7 +42,20 @@ class StructuredData:
 
 
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
-    """``extractors``: classes, instances or "module:Class" paths (default: the registry)."""
+    """``extractors``: classes, instances or "module:Class" paths (default: the registry).
+    With the default registry the last few pages are remembered: the pipeline and the
+    page's markdown (its product header) both read the same page."""
+    if extractors is None and isinstance(html, str) and isinstance(url, str):
+        return copy.deepcopy(_remembered(html, url))
+    return _extract(html, url, extractors)
+
+
+@functools.lru_cache(maxsize=4)
+def _remembered(html: str, url: str) -> StructuredData:
+    return _extract(html, url, None)
+
+
+def _extract(html, url, extractors) -> StructuredData:
     result = StructuredData()
     page = _page(html, url)
     for extractor in load_extractors(extractors):
