@@ -29,10 +29,7 @@ NEAR_TEXT = 400  # characters of text between a product's heading and its shown 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
-_CODE = r"([a-z0-9][\w./-]{2,39})"
-_PRICED = lxml.etree.XPath(
-    "//body//*[not(self::script or self::style or self::option)][@itemprop='price' or @data-price"
-    " or contains(@class, 'price') or contains(@class, 'Price') or contains(@id, 'price') or contains(@id, 'Price')]")
+_CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 _BUTTONS = lxml.etree.XPath(
     "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
     " or contains(@class, 'btn') or contains(@class, 'button')]")
@@ -44,7 +41,7 @@ class VisibleLabelsExtractor(Extractor):
     priority = 110
 
     def extract(self, page: Page) -> Finding | None:
-        sku = shown_code(page.html)
+        sku = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
         return Finding(structured_data={"sku": sku}) if sku else None
 
 
@@ -56,36 +53,25 @@ class VisiblePriceExtractor(Extractor):
         if not page.worth_parsing("price", "Price", "PRICE") or page.tree is None:
             return None
         warnings: list = []
-        priced = set(_PRICED(page.tree))
-        if not priced or not buy_button(page.tree):  # no buy button: a price list, not a product
-            return None
         for heading in page.tree.iterfind(".//body//h1"):
             name = _words(heading)
-            near = _price_tags(_next_to(heading, priced)) if name else []
+            near = _price_tags(_next_to(heading)) if name else []
             if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
                 break
         else:
             return None
+        if not buy_button(page.tree):
+            return None  # no buy button: a price list or a service, not a product on sale
         fields = shown_price(near, page.url, warnings)
         fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
         return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
-def shown_code(html: str) -> str | None:
-    """The identifier printed after a product-code label, in the same element or the next."""
-    for match in _lowered_matches(_code_pattern(), html):
-        if any(c.isdigit() for c in match):
-            return match
-    return None
-
-
-def _lowered_matches(compiled: re.Pattern, html: str):
-    """Group 1 of each match, in the page's own case. The pattern is written in lower case
-    and run on the lowered page: a case-blind regex over a whole page is ~30x slower."""
-    lowered = html.lower()
-    same_length = len(lowered) == len(html)  # a few letters lower into two characters
-    for match in (compiled if same_length else re.compile(compiled.pattern, re.I)).finditer(lowered if same_length else html):
-        yield html[match.start(1):match.end(1)] if same_length else match.group(1)
+def shown_code(html: str, start: int = 0) -> str | None:
+    """The identifier printed after a product-code label, in the same element or the next
+    (read from ``start``: the body)."""
+    found = (m.group(1) for m in _code_pattern().finditer(html, start))
+    return next((code for code in found if any(c.isdigit() for c in code)), None)
 
 
 def buy_button(tree) -> bool:
@@ -116,19 +102,28 @@ def shown_price(tags: list, url: str, warnings: list) -> dict:
     return {"price": selling[0], "currency": currency, "list_price": listed[0] if listed else None}
 
 
-def _next_to(heading, priced: set) -> list:
+def _next_to(heading) -> list:
     """Priced elements shown right under a page heading: within ``NEAR_TEXT`` characters of text
     after it and before any lower heading (a listing's first card has its own)."""
     near, text = [], 0
     for element in _following(heading):
         if element.tag in _CARD_HEADINGS or text > NEAR_TEXT:
             break
-        if element in priced:
+        if _is_priced(element):
             near.append(element)
         if element.tag not in _SKIPPED:
             text += len((element.text or "").strip())
         text += len((element.tail or "").strip())
     return near
+
+
+def _is_priced(element) -> bool:
+    """An element whose itemprop, class, id or data attribute names a price."""
+    if element.tag in _SKIPPED or element.tag == "option":
+        return False
+    attributes = element.attrib
+    return attributes.get("itemprop") == "price" or "data-price" in attributes or any(
+        "price" in (attributes.get(name) or "").lower() for name in ("class", "id"))
 
 
 def _following(element):
@@ -190,7 +185,7 @@ def currency_code(shown: str | None, url: str) -> str | None:
 
 
 def _out_of_stock_notice(html: str) -> bool:
-    return next(_lowered_matches(_notice_pattern(), html), None) is not None
+    return _notice_pattern().search(html) is not None
 
 
 @lru_cache(maxsize=1)
@@ -207,9 +202,9 @@ def _currencies() -> dict:
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-z][^>]*>\s*){{0,8}}{_CODE}\s*<")
+    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<", re.I)
 
 
 @lru_cache(maxsize=1)
 def _notice_pattern() -> re.Pattern:
-    return re.compile(rf">\s*({pattern('out_of_stock').pattern})\s*[.!]?\s*<")
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<", re.I)
