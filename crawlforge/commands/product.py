@@ -3,6 +3,7 @@ came from, for a quick look at what a crawl would store."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any, ClassVar
@@ -36,7 +37,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "URL_OR_FILE"
+        return "URL_OR_FILE"  # a file may be gzipped (.gz), as benchmark snapshots are
 
     def short_desc(self) -> str:
         return "Print one page's product record (a URL, or a saved HTML file) and each field's source"
@@ -50,7 +51,8 @@ class Command(ScrapyCommand):
             raise UsageError()
         target = args[0]
         if Path(target).is_file():
-            html = decode_body(Path(target).read_bytes())["text"]
+            raw = Path(target).read_bytes()
+            html = decode_body(gzip.decompress(raw) if target.endswith(".gz") else raw)["text"]
             print(report_for(html, opts.url or Path(target).resolve().as_uri()))
             return
         self.fetch_and_print(target)

@@ -30,6 +30,7 @@ MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
+_HEADINGS = lxml.etree.XPath("//body//h1 | //body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
 _BUTTONS = lxml.etree.XPath(
     "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
     " or contains(@class, 'btn') or contains(@class, 'button')]")
@@ -53,7 +54,7 @@ class VisiblePriceExtractor(Extractor):
         if not page.worth_parsing("price", "Price", "PRICE") or page.tree is None:
             return None
         warnings: list = []
-        for heading in page.tree.iterfind(".//body//h1"):
+        for heading in _HEADINGS(page.tree):
             name = _words(heading)
             near = _price_tags(_next_to(heading)) if name else []
             if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
