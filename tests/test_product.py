@@ -51,6 +51,7 @@ def test_sale_price_with_its_struck_through_list_price():
 def test_page_with_only_a_visible_price_under_its_heading():
     record = extract_product(page(PRODUCT / "wcxb-3065.html.gz"), "https://www.oneplus.com/us/13")
     assert (record["name"], record["price"], record["currency"]) == ("OnePlus 13", "899.99", "USD")
+    assert record["warnings"] == []  # a reader that raised would be listed here
     assert record["availability"] == "InStock"  # an enabled "Add to cart" button
     assert set(record["provenance"].values()) == {"visible"} and record["is_product"] is True
 

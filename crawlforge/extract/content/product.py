@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import re
 
+from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import extract_product
 
-# Markup that says a page may sell a product (plain `in` checks: a case-blind regex costs
-# ~10 ms on a large article). Other pages skip the record; one with nothing but a visible price
-# keeps what its main content shows.
-_PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
-                  "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 
 
 def with_product_header(markdown: str, html: str, url: str) -> str:
     """``markdown`` with the product header on top when the page is a single-product page;
     the page's own first heading goes when it names the product (no doubled name)."""
-    if not isinstance(html, str) or not any(hint in html for hint in _PRODUCT_HINTS):
+    if not isinstance(html, str) or not may_sell(html):  # other pages skip the record
         return markdown
     record = extract_product(html, url)
     if not record["is_product"]:
