@@ -34,7 +34,7 @@ _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
                  "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
-_HEADINGS = lxml.etree.XPath("//body//h1 | //body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
+_NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
 _BUTTONS = lxml.etree.XPath(
     "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
     " or contains(@class, 'btn') or contains(@class, 'button')]")
@@ -60,7 +60,7 @@ class VisiblePriceExtractor(Extractor):
         if "tree" not in page.__dict__ or page.tree is None or not page.worth_parsing("price", "Price", "PRICE"):
             return None  # only pages already parsed for their markup: a parse costs more than the rest
         warnings: list = []
-        for heading in _HEADINGS(page.tree):
+        for heading in _headings(page.tree):
             name = _words(heading)
             near = _price_tags(_next_to(heading)) if name else []
             if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
@@ -74,6 +74,7 @@ class VisiblePriceExtractor(Extractor):
         return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
+@lru_cache(maxsize=4)  # the markdown of the same page asks again
 def may_sell(html: str) -> bool:
     """Markup that says a page may be about one product (plain ``in`` checks: a case-blind
     regex over a large article costs ~10 ms)."""
@@ -128,6 +129,12 @@ def _next_to(heading) -> list:
             text += len((element.text or "").strip())
         text += len((element.tail or "").strip())
     return near
+
+
+def _headings(tree):
+    """The page's h1 headings, then (for pages without one that works) its itemprop=name."""
+    yield from tree.iterfind(".//body//h1")
+    yield from _NAME_ELEMENT(tree)
 
 
 def _is_priced(element) -> bool:
