@@ -23,8 +23,9 @@ def test_ikea_json_ld_product_fields_and_provenance():
     assert data.provenance["structured_data.price"] == "json-ld"
     assert data.provenance["meta.title"] == "opengraph"
     assert data.meta["canonical"] == "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/"
-    assert data.sources_found == ["json-ld", "opengraph", "meta"]
-    assert data.conflicts == [] and data.errors == []
+    assert data.sources_found == ["json-ld", "opengraph", "meta", "visible"]
+    assert [c["field"] for c in data.conflicts] == ["product_name"]  # the h1 reads "Table, oak"
+    assert data.errors == []
 
 
 def test_zalando_offers_per_size_become_variants():
@@ -81,7 +82,7 @@ def test_happycoffee_shopify_meta_outranks_microdata_and_opengraph():
     assert shopify["variants"][0] == {"id": 14612548223085, "name": "1KG / Espresso / Ganze Bohnen",
                                       "sku": "TL-4COA-V28E", "price": "27.90"}
     assert product["variants"][1]["name"] == "1KG / Filter / Ganze Bohnen"
-    assert data.sources_found == ["shopify", "microdata", "opengraph", "meta"]
+    assert data.sources_found == ["shopify", "microdata", "opengraph", "meta", "visible"]
 
 
 def test_mediamarkt_shopify_vendor_beats_microdata_brand_text():
@@ -164,7 +165,7 @@ def test_prices_only_in_app_state_are_not_invented():
 def test_shopware_5_buy_box_order_number():
     data = run("eval/ebrosia.de.zinfandel.html", "https://www.ebrosia.de/beringer-zinfandel-rose-stone-cellars-lieblich-suess")
     assert data.platform_data["shopware"] == {"ordernumber": "009345", "product_id": "855", "category_id": "240"}
-    assert data.provenance["structured_data.sku"] == "shopware"
+    assert data.provenance["structured_data.sku"] == "visible"  # the order number the page prints
     assert (data.structured_data["price"], data.structured_data["currency"]) == ("7.49", "EUR")
     assert "image" not in data.structured_data  # srcset-only <img itemprop=image>
 

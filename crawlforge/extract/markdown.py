@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
+from crawlforge.extract.content.product import with_product_header
 from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
 from crawlforge.extract.dom import ParsedPage, parse_page
 
@@ -96,7 +97,8 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         markdown = convert(fragment, _options(include_images)).content or ""
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
-    return PageContent(_tidy(markdown), kind)
+    with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
+    return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
 
 
 def _base_href(tree: LexborHTMLParser) -> str | None:

@@ -8,12 +8,14 @@ An extractor that raises becomes an ``errors`` entry; the others still run.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import Finding, Page, load_extractors
-from crawlforge.extract.extractors.values import same
+from crawlforge.extract.extractors.values import as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
 _NO_CONFLICT_FIELDS = {"variants"}  # lists: the winner's list is kept whole
@@ -41,13 +43,35 @@ class StructuredData:
 
 
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
-    """``extractors``: classes, instances or "module:Class" paths (default: the registry)."""
+    """``extractors``: classes, instances or "module:Class" paths (default: the registry).
+    With the default registry the last few pages are remembered: the pipeline and the
+    page's markdown (its product header) both read the same page."""
+    if extractors is None and isinstance(html, str) and isinstance(url, str):
+        return _remembered(html, url, lambda: _extract(_page(html, url), None))
     return _extract(_page(html, url), extractors)
 
 
 def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> StructuredData:
     """``extract_structured_data`` of a page parsed already (its script blocks are read there)."""
-    return _extract(Page(html=parsed.html, url=url or "", parsed=parsed), extractors)
+    page = Page(html=parsed.html, url=url or "", parsed=parsed)
+    if extractors is None:
+        return _remembered(parsed.html, url or "", lambda: _extract(page, None))
+    return _extract(page, extractors)
+
+
+_REMEMBERED: OrderedDict = OrderedDict()  # (html, url) -> StructuredData, the last few pages
+REMEMBERED_PAGES = 4
+
+
+def _remembered(html: str, url: str, make) -> StructuredData:
+    """A copy of the page's result, made once (the caller may change what it gets)."""
+    key = (html, url)
+    result = _REMEMBERED.get(key)
+    if result is None:
+        result = _REMEMBERED[key] = make()
+        while len(_REMEMBERED) > REMEMBERED_PAGES:
+            _REMEMBERED.popitem(last=False)
+    return copy.deepcopy(result)
 
 
 def _extract(page: Page, extractors) -> StructuredData:
@@ -55,10 +79,25 @@ def _extract(page: Page, extractors) -> StructuredData:
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():
-            result.sources_found.append(extractor.name)
+            if extractor.name not in result.sources_found:  # two readers may share a name ("visible")
+                result.sources_found.append(extractor.name)
             _merge(result, finding, extractor.name)
     result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
+    _pair_list_price(result)
     return result
+
+
+def _pair_list_price(result: StructuredData) -> None:
+    """A list price belongs to the price it was read with: it goes when that source's price
+    lost to a different one, or when it is no higher than the selling price."""
+    found, provenance = result.structured_data, result.provenance
+    if "list_price" not in found:
+        return
+    source = provenance["structured_data.list_price"]
+    lost = any(c["field"] == "price" and c["source"] == source for c in result.conflicts)
+    price, listed = as_decimal(found.get("price")), as_decimal(found["list_price"])
+    if lost or price is None or listed is None or listed <= price:
+        del found["list_price"], provenance["structured_data.list_price"]
 
 
 def _page(html, url: str) -> Page:

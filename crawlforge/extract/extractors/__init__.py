@@ -14,6 +14,7 @@ import importlib
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
 
 DEFAULT_EXTRACTORS = (
+    "crawlforge.extract.extractors.visible:VisibleLabelsExtractor",
     "crawlforge.extract.extractors.jsonld:JsonLdExtractor",
     "crawlforge.extract.extractors.shopify:ShopifyExtractor",
     "crawlforge.extract.extractors.woocommerce:WooCommerceExtractor",
@@ -21,6 +22,7 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.microdata:MicrodataExtractor",
     "crawlforge.extract.extractors.opengraph:OpenGraphExtractor",
     "crawlforge.extract.extractors.meta:MetaTagsExtractor",
+    "crawlforge.extract.extractors.visible:VisiblePriceExtractor",
 )
 
 __all__ = ["DEFAULT_EXTRACTORS", "Extractor", "Finding", "Page", "load_extractors"]

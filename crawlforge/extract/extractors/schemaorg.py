@@ -1,7 +1,13 @@
 """schema.org nodes (from JSON-LD or microdata) into the normalised fields.
 
-Only the page's own entities count: top-level nodes, ``@graph`` members and a page's
-``mainEntity``; products listed inside an ItemList or related-products block do not.
+Only the page's own entities count: top-level nodes, ``@graph`` members, a page's
+``mainEntity`` and an Offer's ``itemOffered``; products listed inside an ItemList or
+related-products block do not. Type names are matched in any case and as full IRIs
+(``"product"``, ``"http://schema.org/Product"``): real sites ship all of them.
+
+The selling price of several offers is the one for the variant the URL selects, else the
+lowest price among the offers one can buy (else among all); a ``priceSpecification`` of
+type ListPrice / StrikethroughPrice is the ``list_price``, never the selling price.
 """
 
 from __future__ import annotations
@@ -19,15 +25,23 @@ GTIN_PROPERTIES = ("gtin", "gtin13", "gtin12", "gtin14", "gtin8", "isbn")
 # Every text property the functions below read; microdata skips the text of the others.
 TEXT_PROPERTIES = frozenset((
     "name", "description", "brand", "manufacturer", "category", "sku", "image", "price",
-    "priceCurrency", "availability", "lowPrice", "headline", "author", "datePublished",
+    "priceCurrency", "availability", "lowPrice", "priceType", "mpn", "headline", "author", "datePublished",
     *OPTION_PROPERTIES, *GTIN_PROPERTIES,
 ))
 
 
+OFFER_TYPES = {"Offer", "AggregateOffer"}
+LIST_PRICE_TYPES = {"listprice", "strikethroughprice", "msrp", "suggestedretailprice", "wasprice"}
+_IN_STOCK = {"InStock", "LimitedAvailability", "OnlineOnly", "InStoreOnly", "PreSale", "PreOrder", "MadeToOrder"}
+_CANONICAL = {name.lower(): name for name in (*PRODUCT_TYPES, *ARTICLE_TYPES, *OFFER_TYPES)}
+
+
 def types(node: dict) -> set:
+    """Short type names, the known ones in schema.org's own case."""
     raw = node.get("@type")
     names = raw if isinstance(raw, list) else [raw]
-    return {str(name).rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1] for name in names if name}
+    short = (str(name).rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1] for name in names if name)
+    return {_CANONICAL.get(name.lower(), name) for name in short}
 
 
 def page_entities(items, depth: int = 0):
@@ -38,7 +52,11 @@ def page_entities(items, depth: int = 0):
         for item in items:
             yield from page_entities(item, depth + 1)
     elif isinstance(items, dict):
-        if types(items):
+        kinds = types(items)
+        offered = items.get("itemOffered")
+        if kinds & OFFER_TYPES and isinstance(offered, dict) and not offered.get("offers"):
+            yield {**offered, "offers": {k: v for k, v in items.items() if k != "itemOffered"}}
+        elif kinds:
             yield items
         for key in ("@graph", "mainEntity"):
             if key in items:
@@ -68,29 +86,45 @@ def article_fields(node: dict) -> dict:
 
 
 def product_fields(node: dict, base_url: str) -> dict:
-    variants = [variant_fields(v) for v in values.one_or_many(node.get("hasVariant")) if isinstance(v, dict)]
-    offers = _offers(node.get("offers"))
+    variants = [variant_fields(v, base_url) for v in values.one_or_many(node.get("hasVariant")) if isinstance(v, dict)]
+    offers = [offer_fields(o, base_url) for o in _all_offers(node.get("offers"))]
+    chosen = selling_offer(offers or variants, base_url)
     if not variants and len(offers) > 1:
-        variants = [offer_fields(o) for o in offers]
-    first = offer_fields(offers[0]) if offers else (variants[0] if variants else {})
+        variants = offers
     return values.compact({
         "product_name": values.text(node.get("name")),
         "product_description": values.text(node.get("description")),
         "brand": values.text(node.get("brand") or node.get("manufacturer")),
         "category": _category(node.get("category")),
-        "sku": values.text(node.get("sku")) or first.get("sku"),
+        "sku": values.text(node.get("sku")) or (chosen.get("sku") if len(offers) <= 1 else None),
         "gtin": next((values.text(node[k]) for k in GTIN_PROPERTIES if values.text(node.get(k))), None),
+        "mpn": values.text(node.get("mpn")),
         "image": _image(node.get("image"), base_url),
-        "price": first.get("price"),
-        "currency": first.get("currency"),
-        "availability": first.get("availability"),
-        "variants": [v for v in variants if v],
+        "price": chosen.get("price"),
+        "list_price": chosen.get("list_price"),
+        "currency": chosen.get("currency"),
+        "availability": chosen.get("availability"),
+        "variants": [without_url for v in variants if (without_url := {k: x for k, x in v.items() if k != "url"})],
     })
 
 
-def variant_fields(node: dict) -> dict:
-    offers = _offers(node.get("offers"))
-    offer = offer_fields(offers[0]) if offers else {}
+def selling_offer(offers: list, base_url: str) -> dict:
+    """The offer the URL selects (its own URL among offers of different URLs), else the
+    cheapest one in stock, else the cheapest; {} when none has a price or a state."""
+    offers = [o for o in offers if o.get("price") or o.get("availability")]
+    if len({o.get("url") for o in offers}) > 1:
+        selected = [o for o in offers if o.get("url") == base_url]
+        if selected:
+            return selected[0]
+    buyable = [o for o in offers if o.get("availability") in _IN_STOCK] or offers
+    priced = [o for o in buyable if values.as_decimal(o.get("price")) is not None]
+    if priced:
+        return min(priced, key=lambda o: values.as_decimal(o["price"]))
+    return buyable[0] if buyable else {}
+
+
+def variant_fields(node: dict, base_url: str = "") -> dict:
+    offer = selling_offer([offer_fields(o, base_url) for o in _all_offers(node.get("offers"))], base_url)
     options = values.compact({key: values.text(node.get(key)) for key in OPTION_PROPERTIES})
     return values.compact({
         "name": values.text(node.get("name")),
@@ -99,24 +133,46 @@ def variant_fields(node: dict) -> dict:
         "currency": offer.get("currency"),
         "availability": offer.get("availability"),
         "options": options,
+        "url": values.absolute_url(node.get("url"), base_url) if node.get("url") else offer.get("url"),
     })
 
 
-def offer_fields(offer: dict) -> dict:
-    """Offer or AggregateOffer: an aggregate's own price, else its lowest price."""
-    spec = _first(offer.get("priceSpecification"))
-    spec = spec if isinstance(spec, dict) else {}
-    inner = _offers(offer.get("offers"))
-    nested = offer_fields(inner[0]) if inner else {}
+def offer_fields(offer: dict, base_url: str = "") -> dict:
+    """One Offer (an AggregateOffer's own price, else its lowest). Of its price
+    specifications, a list-price type is the list price and any other the sale price."""
+    specs = [s for s in values.one_or_many(offer.get("priceSpecification")) if isinstance(s, dict)]
+    listed = [s for s in specs if _price_type(s) in LIST_PRICE_TYPES]
+    selling = [s for s in specs if _price_type(s) not in LIST_PRICE_TYPES]
+    spec = selling[0] if selling else {}
+    price = values.price(_first(offer.get("price"))) or values.price(_first(spec.get("price"))) \
+        or values.price(_first(offer.get("lowPrice")))
+    list_price = values.price(_first(listed[0].get("price"))) if listed else None
     return values.compact({
         "name": values.text(offer.get("name")),
         "sku": values.text(offer.get("sku")),
-        "price": values.price(_first(offer.get("price") or spec.get("price") or offer.get("lowPrice")))
-        or nested.get("price"),
-        "currency": values.currency(offer.get("priceCurrency") or spec.get("priceCurrency"))
-        or nested.get("currency"),
-        "availability": values.availability(offer.get("availability")) or nested.get("availability"),
+        "price": price,
+        "list_price": list_price if list_price != price else None,
+        "currency": values.currency(offer.get("priceCurrency") or spec.get("priceCurrency")
+                                    or (listed[0].get("priceCurrency") if listed else None)),
+        "availability": values.availability(offer.get("availability")),
+        "url": values.absolute_url(offer.get("url"), base_url) if offer.get("url") else None,
     })
+
+
+def _price_type(spec: dict) -> str:
+    return (values.text(spec.get("priceType")) or "").rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+def _all_offers(value, depth: int = 0) -> list:
+    """Offers, with an AggregateOffer's inner offers in its place when it lists them."""
+    found = []
+    for offer in values.one_or_many(value):
+        if not isinstance(offer, dict):
+            continue
+        inner = _all_offers(offer.get("offers"), depth + 1) if depth < 4 else []
+        inherited = {"priceCurrency": offer.get("priceCurrency")} if offer.get("priceCurrency") else {}
+        found.extend([{**inherited, **o} for o in inner] if inner and not offer.get("price") else [offer])
+    return found
 
 
 def _image(value, base_url: str) -> str | None:
@@ -124,10 +180,6 @@ def _image(value, base_url: str) -> str | None:
     the page URL itself, which is no image."""
     urls = (values.absolute_url(v, base_url) for v in values.one_or_many(value))
     return next((url for url in urls if url and url != base_url), None)
-
-
-def _offers(value) -> list:
-    return [o for o in values.one_or_many(value) if isinstance(o, dict)]
 
 
 def _category(value) -> str | None:

@@ -1,12 +1,14 @@
 """Shopify storefront data: the analytics ``meta`` object and the theme's product JSON
 script (both read by ``carriers.read_shopify``, shared with the embedded-state reader),
 plus ``_RSConfig.product``. Prices there are integers in minor units (2790 = 27.90),
-variants carry the SKUs, and the product JSON has tags, type and options.
+variants carry the SKUs, and the product JSON has tags, type and options. A ``?variant=ID``
+URL selects that variant's price, SKU and stock; otherwise the first variant's count.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 from crawlforge.extract.state.carriers import read_shopify
 from crawlforge.extract.extractors import values
@@ -111,7 +113,7 @@ def _tags(value) -> list | None:
 
 def _fields(platform: dict, found: list, url: str) -> dict:
     variants = platform.get("variants") or []
-    first = variants[0] if variants else {}
+    first = _selected(variants, url) or (variants[0] if variants else {})
     image = _richest(found).get("featured_image")
     return values.compact({
         "product_name": platform.get("title"),
@@ -123,6 +125,12 @@ def _fields(platform: dict, found: list, url: str) -> dict:
         "availability": _availability(first.get("available")),
         "variants": [_as_variant(v, platform.get("currency")) for v in variants] if len(variants) > 1 else None,
     })
+
+
+def _selected(variants: list, url: str) -> dict | None:
+    """The variant a ``?variant=ID`` link opens the page on (Shopify's own variant URLs)."""
+    chosen = parse_qs(urlsplit(url).query).get("variant", [None])[0]
+    return next((v for v in variants if chosen and str(v.get("id")) == chosen), None)
 
 
 def _availability(available) -> str | None:

@@ -17,6 +17,7 @@ _AVAILABILITY = {
 }
 # OpenGraph/Facebook catalogue spellings of the same states.
 _AVAILABILITY.update({"oos": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
+_AVAILABILITY.update({"notsold": "InStock", "sold": "SoldOut"})  # classified ads' status of the item
 
 
 def one_or_many(value) -> list:
@@ -56,6 +57,15 @@ def price(value) -> str | None:
         return None
     digits = re.sub(r"[\s\u00a0\u202f']", "", match.group()).rstrip(".,")
     return _decimal_point(digits)
+
+
+def as_decimal(value) -> Decimal | None:
+    """A normalised price string as a Decimal, for comparing offers; None if it is none."""
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
 
 
 def _decimal_point(digits: str) -> str:

@@ -1,0 +1,81 @@
+"""The product header of a product page's markdown: what a shopper reads first (the name as
+the top heading, the price as shown, the stock, the key facts), above the description and
+specification tables that main-content extraction keeps."""
+
+from __future__ import annotations
+
+import re
+
+from crawlforge.extract.extractors.visible import may_sell
+from crawlforge.extract.product import extract_product
+
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def with_product_header(markdown: str, html: str, url: str) -> str:
+    """``markdown`` with the product header on top when the page is a single-product page;
+    the page's own first heading goes when it names the product (no doubled name)."""
+    if not isinstance(html, str) or not may_sell(html):  # other pages skip the record
+        return markdown
+    record = extract_product(html, url)
+    if not record["is_product"]:
+        return markdown
+    return product_header(record) + "\n\n" + _without_name_heading(markdown, record["name"])
+
+
+def product_header(record: dict) -> str:
+    lines = [f"# {record['name']}"]
+    shown = _price_line(record)
+    if shown:
+        lines.append(shown)
+    facts = [(label, record.get(key)) for label, key in (("Brand", "brand"), ("SKU", "sku"), ("GTIN", "gtin"))]
+    facts += [(name, ", ".join(choices)) for name, choices in _options(record.get("variants") or []).items()]
+    bullets = [f"- {label}: {value}" for label, value in facts if value]
+    return "\n\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
+
+
+def _price_line(record: dict) -> str:
+    parts = []
+    if record.get("price"):
+        parts.append(" ".join(filter(None, (_money(record["price"]), record.get("currency")))))
+    if record.get("list_price"):
+        parts.append(f"(list price {_money(record['list_price'])})")
+    if record.get("availability"):
+        parts.append("· " + re.sub(r"(?<=[a-z])(?=[A-Z])", " ", record["availability"]).capitalize())
+    return "Price: " + " ".join(parts) if record.get("price") else " ".join(parts).removeprefix("· ")
+
+
+def _money(amount: str) -> str:
+    """Cents as shops print them: "115.0" -> "115.00"; whole amounts stay whole."""
+    whole, point, fraction = str(amount).partition(".")
+    return f"{whole}.{fraction.ljust(2, '0')}" if point else whole
+
+
+def _options(variants: list) -> dict:
+    """Option name -> its values in first-seen order, over every variant."""
+    found: dict = {}
+    for variant in variants:
+        for name, value in (variant.get("options") or {}).items() if isinstance(variant, dict) else ():
+            choices = found.setdefault(str(name).capitalize(), [])
+            if str(value) not in choices:
+                choices.append(str(value))
+    return found
+
+
+def _without_name_heading(markdown: str, name: str) -> str:
+    """Drops the page's own headings that say the product's name: the leading ones when
+    either contains the other (spacing and case aside), later ones only when equal (a buy
+    box repeats the title; "Reviews of NAME" stays)."""
+    kept, leading = [], True
+    for line in markdown.split("\n"):
+        match = _HEADING.match(line)
+        if match and _same_name(match.group(1), name, exact=not leading):
+            continue
+        leading = leading and not match
+        kept.append(line)
+    return "\n".join(kept).strip() + "\n"
+
+
+def _same_name(heading: str, name: str, exact: bool = False) -> bool:
+    a, b = (re.sub(r"\W+", "", t).casefold() for t in (heading, name))
+    return bool(a and b) and (a == b if exact else a in b or b in a)

@@ -1,0 +1,230 @@
+"""The visible page: what a shopper reads next to the product's name and buy button.
+
+Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
+outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
+whose markup names a product). The
+shown price, currency, name and stock (an out-of-stock notice, else an enabled buy button)
+come last, only where no markup says anything (``VisiblePriceExtractor``, on pages parsed for
+their markup anyway), and only on a page
+with an enabled buy button whose main heading has at most a few prices right under it (a
+listing's heading has a card after card of them). A buy button is no proof against markup
+that says out of stock: shops leave it on the page. Elements whose itemprop, class, id or data attributes name a
+price are read with price-parser; a struck-through or "was" price is the list price.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+import lxml.etree
+from price_parser import Price
+
+from crawlforge.extract.extractors import values
+from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.words import pattern, phrases
+
+MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
+NEAR_TEXT = 400  # characters of text between a product's heading and its shown price
+MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
+_CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
+_SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
+_CODE = r"([A-Za-z0-9][\w./-]{2,39})"
+PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
+                 "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
+_NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
+_BUTTONS = lxml.etree.XPath(
+    "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
+    " or contains(@class, 'btn') or contains(@class, 'button')]")
+_STRUCK = {"del", "s", "strike"}
+
+
+class VisibleLabelsExtractor(Extractor):
+    name = "visible"
+    priority = 110
+
+    def extract(self, page: Page) -> Finding | None:
+        if not may_sell(page.html):
+            return None
+        sku = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
+        return Finding(structured_data={"sku": sku}) if sku else None
+
+
+class VisiblePriceExtractor(Extractor):
+    name = "visible"
+    priority = 10
+
+    def extract(self, page: Page) -> Finding | None:
+        if "tree" not in page.__dict__ or page.tree is None or not page.worth_parsing("price", "Price", "PRICE"):
+            return None  # only pages already parsed for their markup: a parse costs more than the rest
+        warnings: list = []
+        for heading in _headings(page.tree):
+            name = _words(heading)
+            near = _price_tags(_next_to(heading)) if name else []
+            if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
+                break
+        else:
+            return None
+        if not buy_button(page.tree):
+            return None  # no buy button: a price list or a service, not a product on sale
+        fields = shown_price(near, page.url, warnings)
+        fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
+        return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
+
+
+@lru_cache(maxsize=4)  # the markdown of the same page asks again
+def may_sell(html: str) -> bool:
+    """Markup that says a page may be about one product (plain ``in`` checks: a case-blind
+    regex over a large article costs ~10 ms)."""
+    return any(hint in html for hint in PRODUCT_HINTS)
+
+
+def shown_code(html: str, start: int = 0) -> str | None:
+    """The identifier printed after a product-code label, in the same element or the next
+    (read from ``start``: the body)."""
+    found = (m.group(1) for m in _code_pattern().finditer(html, start))
+    return next((code for code in found if any(c.isdigit() for c in code)), None)
+
+
+def buy_button(tree) -> bool:
+    """Whether an enabled button or button-like link reads as a buy button."""
+    words = pattern("buy_buttons")
+    for button in _BUTTONS(tree):
+        if "disabled" in button.attrib or button.get("aria-disabled") == "true":
+            continue
+        label = " ".join((button.text_content() or button.get("value") or "").split())
+        if len(label) <= MAX_PRICE_TEXT and words.search(label):
+            return True
+    return False
+
+
+def shown_price(tags: list, url: str, warnings: list) -> dict:
+    """The first current price tag of ``tags``, with the struck-through tag beside it (the
+    one before, or one of the two after) as the list price. A bare amount takes the
+    currency the other tags show."""
+    selling = next((tag for tag in tags if not tag[2]), None)
+    if selling is None:
+        return {}
+    at = tags.index(selling)
+    listed = next((tag for tag in tags[max(0, at - 1): at + 3] if tag[2] and tag[0] != selling[0]), None)
+    others = Counter(code for code in (currency_code(tag[1], url) for tag in tags) if code)
+    currency = currency_code(selling[1], url) or (others.most_common(1)[0][0] if others else None)
+    if currency is None:
+        warnings.append(f"visible price {selling[0]} shows no currency; currency left empty.")
+    return {"price": selling[0], "currency": currency, "list_price": listed[0] if listed else None}
+
+
+def _next_to(heading) -> list:
+    """Priced elements shown right under a page heading: within ``NEAR_TEXT`` characters of text
+    after it and before any lower heading (a listing's first card has its own)."""
+    near, text = [], 0
+    for element in _following(heading):
+        if element.tag in _CARD_HEADINGS or text > NEAR_TEXT:
+            break
+        if _is_priced(element):
+            near.append(element)
+        if element.tag not in _SKIPPED:
+            text += len((element.text or "").strip())
+        text += len((element.tail or "").strip())
+    return near
+
+
+def _headings(tree):
+    """The page's h1 headings, then (for pages without one that works) its itemprop=name."""
+    yield from tree.iterfind(".//body//h1")
+    yield from _NAME_ELEMENT(tree)
+
+
+def _is_priced(element) -> bool:
+    """An element whose itemprop, class, id or data attribute names a price."""
+    if element.tag in _SKIPPED or element.tag == "option":
+        return False
+    attributes = element.attrib
+    return attributes.get("itemprop") == "price" or "data-price" in attributes or any(
+        "price" in (attributes.get(name) or "").lower() for name in ("class", "id"))
+
+
+def _following(element):
+    """The elements after ``element`` (and its descendants) in document order."""
+    for node in (element, *element.iterancestors()):
+        for sibling in node.itersiblings():
+            yield from sibling.iter()
+
+
+def _price_tags(elements: list) -> list:
+    """(amount, currency text, is list price) of the short ones of priced ``elements``, each
+    amount once per kind."""
+    tags, seen = [], set()
+    for element in elements:
+        raw = element.get("content") if element.get("itemprop") == "price" and element.get("content") else None
+        text = raw or " ".join(element.text_content().split())
+        if not text or len(text) > MAX_PRICE_TEXT or not any(c.isdigit() for c in text):
+            continue
+        parsed = Price.fromstring(text)
+        if parsed.amount is None or parsed.amount <= 0:
+            continue
+        whole = parsed.amount == parsed.amount.to_integral()
+        amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
+        key = (amount, _is_list_price(element))
+        if key not in seen:
+            seen.add(key)
+            tags.append((amount, parsed.currency, key[1]))
+    return tags
+
+
+def _words(element) -> str:
+    return " ".join(" ".join(element.itertext()).split())
+
+
+def _is_list_price(element) -> bool:
+    marks = phrases("list_price_marks")
+    for node in (element, *list(element.iterancestors())[:2]):
+        if node.tag in _STRUCK:
+            return True
+        attributes = " ".join(str(v) for k, v in node.attrib.items() if k in ("class", "id") or "price" in k).lower()
+        if any(mark in attributes for mark in marks):
+            return True
+    return False
+
+
+def currency_code(shown: str | None, url: str) -> str | None:
+    """ISO 4217 for a printed symbol or code; an ambiguous symbol ($, kr, Rs) by the
+    site's country domain, else its usual currency."""
+    if not shown:
+        return None
+    token = shown.strip()
+    if len(token) == 3 and token.isalpha():
+        return token.upper()
+    choices = _currencies().get(token.lower())
+    if not choices:
+        return None
+    country = (urlsplit(url).hostname or "").rsplit(".", 1)[-1]
+    return choices.get(country, choices[""])
+
+
+def _out_of_stock_notice(html: str) -> bool:
+    return _notice_pattern().search(html) is not None
+
+
+@lru_cache(maxsize=1)
+def _currencies() -> dict:
+    table = {}
+    for line in phrases("currencies"):
+        tokens = line.split()
+        by_country = dict(t.upper().split("=") for t in tokens if "=" in t)
+        *symbol, code = [t for t in tokens if "=" not in t]
+        table[" ".join(symbol)] = {"": code.upper(), **{c.lower(): cur for c, cur in by_country.items()}}
+    return table
+
+
+@lru_cache(maxsize=1)
+def _code_pattern() -> re.Pattern:
+    labels = pattern("product_code_labels").pattern
+    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<", re.I)
+
+
+@lru_cache(maxsize=1)
+def _notice_pattern() -> re.Pattern:
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<", re.I)
