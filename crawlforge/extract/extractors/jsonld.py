@@ -23,6 +23,9 @@ from crawlforge.extract.extractors.base import CONTROL_CHARACTERS, Extractor, Fi
 # larger blocks are skipped, and once a page's repairs took REPAIR_BUDGET_SECONDS its next broken
 # blocks are too, so no page holds the crawl for long.
 REPAIR_MAX_CHARS = 64 * 1024
+# A block larger than this is no page's own description (real ones stay under a few hundred KiB):
+# it is skipped with a warning, whatever it holds, so one page cannot make the merge read 10 MB.
+BLOCK_MAX_CHARS = 2 * 1024 * 1024
 REPAIR_BUDGET_SECONDS = 1.0
 _COMMENTS = re.compile(r"<!--|-->|^\s*//[^\n]*$", re.M)
 
@@ -38,8 +41,12 @@ class JsonLdExtractor(Extractor):
         if not blocks:
             return None
         warnings: list = []
+        for number, block in enumerate(blocks, 1):
+            if len(block) > BLOCK_MAX_CHARS:
+                warnings.append(f"JSON-LD block {number} is too large to read ({len(block)} chars); skipped.")
+        blocks = [block if len(block) <= BLOCK_MAX_CHARS else "" for block in blocks]  # numbers kept
         try:
-            items = [item for block in blocks for item in extruct_items(block) if item]
+            items = [item for block in blocks if block.strip() for item in extruct_items(block) if item]
         except Exception:  # noqa: BLE001 - extruct raises whatever its decoders raise
             items = list(tolerant_items(blocks, warnings))
         nodes = list(schemaorg.page_entities(items))
@@ -67,6 +74,8 @@ def tolerant_items(blocks: list[str], warnings: list):
 
 
 def _decode(text: str, number: int, warnings: list, deadline: float):
+    if not text.strip():
+        return None
     cleaned = CONTROL_CHARACTERS.sub(" ", _COMMENTS.sub("", text))
     try:
         return json.loads(cleaned, strict=False)

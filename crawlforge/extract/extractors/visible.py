@@ -57,8 +57,9 @@ class VisiblePriceExtractor(Extractor):
     priority = 10
 
     def extract(self, page: Page) -> Finding | None:
-        if "tree" not in page.__dict__ or page.tree is None or not page.worth_parsing("price", "Price", "PRICE"):
-            return None  # only pages already parsed for their markup: a parse costs more than the rest
+        if not page.worth_parsing("ld+json") or not page.worth_parsing("price", "Price", "PRICE") \
+                or page.tree is None:
+            return None  # only pages with markup to parse for anyway: a parse costs more than the rest
         warnings: list = []
         for heading in _headings(page.tree):
             name = _words(heading)
