@@ -279,3 +279,40 @@ def test_archive_files_land_under_an_s3_prefix(fixture_server, s3_endpoint, tmp_
     index = index_archive(sorted(local))
     urls = {url for url, _ in index.records}
     assert {item["final_url"] for item in read_jsonl(tmp_path / "items.jsonl")} <= urls
+
+
+@pytest.mark.s3
+def test_an_s3_archive_of_a_killed_crawl_is_uploaded_when_it_resumes(fixture_server, s3_endpoint, tmp_path):
+    import signal
+    import time
+
+    import boto3
+    from services import start_crawl
+    s3 = boto3.client("s3", endpoint_url=s3_endpoint, aws_access_key_id="testing",
+                      aws_secret_access_key="testing", region_name="us-east-1")
+    s3.create_bucket(Bucket="harvest")
+    jobdir = tmp_path / "job"
+    settings = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION_NAME": "us-east-1",
+                "AWS_ENDPOINT_URL": s3_endpoint, "JOBDIR": str(jobdir), "CONCURRENT_REQUESTS": "2",
+                "DOWNLOAD_DELAY": "0.02"}
+    args = {"url": fixture_server.url("/_gen/120/0"), "archive": "s3://harvest/warc/"}
+    killed, _ = start_crawl("site", tmp_path / "run1", args=args, settings=settings)
+    spool = jobdir / "archive-spool"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and sum(p.stat().st_size for p in spool.glob("*.warc.gz")) < 20_000:
+        time.sleep(0.1)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    assert "Contents" not in s3.list_objects_v2(Bucket="harvest")  # the killed run's file was still open
+
+    resumed, _ = start_crawl("site", tmp_path / "run2", args=args, settings=settings)
+    assert resumed.wait(timeout=180) == 0
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket="harvest", Prefix="warc/")["Contents"]]
+    assert len(keys) == 2  # the killed run's file and the resumed run's
+    local = []
+    for key in keys:
+        local.append(tmp_path / key.rsplit("/", 1)[1])
+        local[-1].write_bytes(s3.get_object(Bucket="harvest", Key=key)["Body"].read())
+    urls = {url for url, _ in index_archive(sorted(local)).records}
+    assert {fixture_server.url(f"/_gen/120/{i}") for i in range(120)} <= urls
+    assert not list(spool.glob("*.warc.gz"))  # uploaded, then deleted

@@ -76,16 +76,28 @@ class ArchiveMiddleware:
         self.stats = crawler.stats
         self.uri = uri
         self.remote = "://" in uri and not uri.startswith("file://")
-        folder = Path(tempfile.mkdtemp(prefix="crawlforge-archive-")) if self.remote \
-            else Path(uri.removeprefix("file://"))
+        folder = self.spool_folder(crawler.settings) if self.remote else Path(uri.removeprefix("file://"))
+        leftovers = sorted(folder.glob("*.warc.gz")) if self.remote else []
         spider = crawler.spider
         arguments = {k: v for k, v in getattr(spider, "crawl_arguments", {}).items() if k != ARCHIVE_ARG}
         self.writer = ArchiveWriter(folder, spider.name, crawler.settings.getint("CRAWLFORGE_ARCHIVE_MAX_BYTES"),
                                     {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments, default=str),
                                      SETTINGS_FIELD: json.dumps(recorded_settings(crawler.settings), default=str)})
         self.plain_ids: OrderedDict[str, str] = OrderedDict()
-        self.uploads: list[Deferred] = []
+        self.uploads: list[Deferred] = [self.upload(path) for path in leftovers]  # a killed run's files
         self.uploaded = 0
+        if leftovers:
+            logger.info("Uploading %d WARC files a killed crawl left in %s", len(leftovers), folder)
+
+    @staticmethod
+    def spool_folder(settings) -> Path:
+        """Where files for a remote archive wait until complete: in JOBDIR, so a crawl resumed
+        after a kill uploads what the killed one wrote (readable to its last whole record)."""
+        if jobdir := settings.get("JOBDIR"):
+            folder = Path(jobdir, "archive-spool")
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+        return Path(tempfile.mkdtemp(prefix="crawlforge-archive-"))
 
     @classmethod
     def from_crawler(cls, crawler):
