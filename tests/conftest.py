@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from crawlforge import settings as project_settings
 from crawlforge.testing.server import FixtureServer
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+# crawlforge's own setting defaults (crawlforge/settings.py, where they are kept once), for
+# components built in a test from ``get_crawler`` rather than from the project.
+CRAWLFORGE_DEFAULTS = {name: value for name, value in vars(project_settings).items() if name.startswith("CRAWLFORGE_")}
 
 # Settings every test crawl runs with: fast, local, and allowed to reach 127.0.0.1 (only).
 TEST_CRAWL_SETTINGS = {

@@ -8,6 +8,7 @@ from scrapy.utils.test import get_crawler
 
 from conftest import FIXTURES
 
+from conftest import CRAWLFORGE_DEFAULTS
 from crawlforge.extensions.health import HealthCheck, outcome_from
 from crawlforge.items import Page
 from crawlforge.report.fillrate import FillRates, is_filled, item_fields
@@ -144,7 +145,7 @@ def test_outcome_counts_walls_of_every_vendor():
 def test_extension_records_alarms_in_the_stats(tmp_path):
     baseline = tmp_path / "baseline.json"
     save_baseline(FillRates.from_items(lever_jobs()), baseline)
-    crawler = get_crawler(Spider, {"CRAWLFORGE_HEALTH_BASELINE": str(baseline)})
+    crawler = get_crawler(Spider, {**CRAWLFORGE_DEFAULTS, "CRAWLFORGE_HEALTH_BASELINE": str(baseline)})
     crawler.spider = Spider("test")
     extension = HealthCheck.from_crawler(crawler)
     jobs = lever_jobs()

@@ -10,6 +10,7 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 from twisted.internet.error import DNSLookupError, TimeoutError
 
+from conftest import CRAWLFORGE_DEFAULTS
 from crawlforge import signals
 from crawlforge.extensions.ledger import UrlLedger, errors_feed_overwrite, errors_feed_uri
 from crawlforge.middlewares.ledger import LedgerMiddleware, classify
@@ -20,7 +21,7 @@ class LedgerSpider(Spider):
 
 
 def make_ledger(tmp_path, **settings):
-    crawler = get_crawler(LedgerSpider, settings_dict={"CRAWLFORGE_ERRORS_FEED": str(tmp_path / "errors.jsonl"),
+    crawler = get_crawler(LedgerSpider, settings_dict={**CRAWLFORGE_DEFAULTS, "CRAWLFORGE_ERRORS_FEED": str(tmp_path / "errors.jsonl"),
                                                         **settings})
     crawler.spider = LedgerSpider()
     crawler.stats.open_spider()

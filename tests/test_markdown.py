@@ -176,3 +176,11 @@ def test_section_titled_by_a_read_also_line_is_dropped():
                                 "https://aerobuzz.de/militar/cae-bildet-kuenftig-luftwaffen-piloten-in-bremen-aus/")
     assert "Bremen am Flughafen ein neues Trainingszentrum" in markdown
     assert "Schon gelesen?" not in markdown
+
+
+def test_the_size_limit_counts_utf8_bytes_not_characters():
+    from crawlforge.extract.markdown import over_bytes
+    greek = "λ" * 600  # 600 characters, 1,200 bytes
+    assert over_bytes(greek, 1000) and not over_bytes(greek, 1200)
+    assert not over_bytes("a" * 1000, 1000) and over_bytes("a" * 1001, 1000)
+    assert not over_bytes(greek, None)

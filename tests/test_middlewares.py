@@ -10,6 +10,7 @@ from scrapy.http import HtmlResponse
 from scrapy.robotstxt import ProtegoRobotParser
 from scrapy.utils.test import get_crawler
 
+from conftest import CRAWLFORGE_DEFAULTS
 from crawlforge import signals
 from crawlforge.middlewares.charset import CharsetMiddleware
 from crawlforge.middlewares.robotstxt import CrawlDelayMiddleware
@@ -23,7 +24,7 @@ CHARSET = FIXTURES / "charset"
 
 
 def crawler_with(settings=None, spidercls=Spider):
-    crawler = get_crawler(spidercls, settings_dict=settings or {})
+    crawler = get_crawler(spidercls, settings_dict={**CRAWLFORGE_DEFAULTS, **(settings or {})})
     crawler.stats.open_spider()
     failures = []
     crawler.signals.connect(lambda **kw: failures.append(kw), signal=signals.url_failed, weak=False)

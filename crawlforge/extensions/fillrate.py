@@ -20,7 +20,7 @@ class FillRate:
 
     @classmethod
     def from_crawler(cls, crawler):
-        if not crawler.settings.getbool("CRAWLFORGE_FILLRATE_ENABLED", True):
+        if not crawler.settings.getbool("CRAWLFORGE_FILLRATE_ENABLED"):
             raise NotConfigured
         extension = cls(crawler)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)

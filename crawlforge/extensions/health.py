@@ -26,12 +26,11 @@ EXIT_CODE = 3  # not 1 (a crawl that failed to start) nor 2 (a usage error)
 
 def thresholds_from(settings) -> Thresholds:
     return Thresholds(
-        margin=settings.getfloat("CRAWLFORGE_HEALTH_MARGIN", Thresholds.margin),
-        required_null_share=settings.getfloat("CRAWLFORGE_HEALTH_REQUIRED_NULL_SHARE",
-                                              Thresholds.required_null_share),
-        max_blocked_share=settings.getfloat("CRAWLFORGE_HEALTH_MAX_BLOCKED_SHARE", Thresholds.max_blocked_share),
-        max_error_share=settings.getfloat("CRAWLFORGE_HEALTH_MAX_ERROR_SHARE", Thresholds.max_error_share),
-        min_urls=settings.getint("CRAWLFORGE_HEALTH_MIN_URLS", Thresholds.min_urls),
+        margin=settings.getfloat("CRAWLFORGE_HEALTH_MARGIN"),
+        required_null_share=settings.getfloat("CRAWLFORGE_HEALTH_REQUIRED_NULL_SHARE"),
+        max_blocked_share=settings.getfloat("CRAWLFORGE_HEALTH_MAX_BLOCKED_SHARE"),
+        max_error_share=settings.getfloat("CRAWLFORGE_HEALTH_MAX_ERROR_SHARE"),
+        min_urls=settings.getint("CRAWLFORGE_HEALTH_MIN_URLS"),
     )
 
 
@@ -51,7 +50,7 @@ class HealthCheck:
     @classmethod
     def from_crawler(cls, crawler):
         settings = crawler.settings
-        if not settings.getbool("CRAWLFORGE_HEALTH_ENABLED", True):
+        if not settings.getbool("CRAWLFORGE_HEALTH_ENABLED"):
             raise NotConfigured
         path = settings.get("CRAWLFORGE_HEALTH_BASELINE")
         extension = cls(crawler, load_baseline(path) if path else None, thresholds_from(settings))

@@ -132,7 +132,7 @@ class UrlLedger:
 
     @classmethod
     def from_crawler(cls, crawler):
-        if not crawler.settings.getbool("CRAWLFORGE_LEDGER_ENABLED", True):
+        if not crawler.settings.getbool("CRAWLFORGE_LEDGER_ENABLED"):
             raise NotConfigured
         ledger = cls(crawler, errors_feed_uri(crawler.settings))
         connect = crawler.signals.connect

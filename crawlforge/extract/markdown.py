@@ -50,7 +50,7 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
                  tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
     """The page's markdown and its kind, from one parse.
 
-    Pages over `max_bytes` (UTF-8 estimate: characters) are converted whole, without scoring, so
+    Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so
     that a huge page costs one linear pass; their kind is only what their data declares. Never
     raises on malformed input.
     """
@@ -79,7 +79,7 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
     if tree is None or tree.body is None:
         return PageContent("", "other")
     base = base_url(url, _base_href(tree))
-    if main_content and (max_bytes is None or len(html) <= max_bytes):
+    if main_content and not over_bytes(html, max_bytes):
         kind, nodes = find_main_content(tree, url)
     else:
         kind = declared_type(tree) or "other"
@@ -99,6 +99,14 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
     with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
     return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
+
+
+def over_bytes(html: str, max_bytes: int | None) -> bool:
+    """Whether ``html`` takes more than ``max_bytes`` as UTF-8; encoded only when its length
+    in characters (1 to 4 bytes each) cannot tell."""
+    if max_bytes is None or len(html) * 4 <= max_bytes:
+        return False
+    return len(html) > max_bytes or len(html.encode("utf-8", "surrogatepass")) > max_bytes
 
 
 def _base_href(tree: LexborHTMLParser) -> str | None:

@@ -48,7 +48,7 @@ class CharsetMiddleware:
     """Downloader middleware re-decoding text responses whose encoding Scrapy got wrong."""
 
     def __init__(self, crawler):
-        if not crawler.settings.getbool("CRAWLFORGE_CHARSET_ENABLED", True):
+        if not crawler.settings.getbool("CRAWLFORGE_CHARSET_ENABLED"):
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats

@@ -98,7 +98,7 @@ class CrawlDelayMiddleware:
 
     def __init__(self, crawler):
         settings = crawler.settings
-        if not settings.getbool("CRAWLFORGE_CRAWL_DELAY_ENABLED", True):
+        if not settings.getbool("CRAWLFORGE_CRAWL_DELAY_ENABLED"):
             raise NotConfigured
         self.crawler = crawler
         self.max_delay = settings.getfloat("CRAWLFORGE_MAX_CRAWL_DELAY")

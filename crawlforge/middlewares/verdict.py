@@ -29,11 +29,11 @@ class VerdictMiddleware:
 
     def __init__(self, crawler):
         settings = crawler.settings
-        if not settings.getbool("CRAWLFORGE_VERDICT_ENABLED", True):
+        if not settings.getbool("CRAWLFORGE_VERDICT_ENABLED"):
             raise NotConfigured
         self.crawler = crawler
-        self.drop_error_pages = settings.getbool("CRAWLFORGE_VERDICT_DROP_ERROR_PAGES", True)
-        self.browser_retry = settings.getbool("CRAWLFORGE_BROWSER_RETRY_BLOCKED", False)
+        self.drop_error_pages = settings.getbool("CRAWLFORGE_VERDICT_DROP_ERROR_PAGES")
+        self.browser_retry = settings.getbool("CRAWLFORGE_BROWSER_RETRY_BLOCKED")
 
     @classmethod
     def from_crawler(cls, crawler):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.markdown import parsed_page_content
+from crawlforge.extract.markdown import over_bytes, parsed_page_content
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
 
@@ -32,7 +32,7 @@ class MarkdownPipeline:
         html = adapter.get("html")
         if not html:
             return item
-        if len(html) > self.max_bytes:
+        if over_bytes(html, self.max_bytes):
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
         adapter["markdown"], adapter["page_type"] = parsed_page_content(
             item_page(item, html), adapter.get("final_url") or adapter["url"], **self.options)
