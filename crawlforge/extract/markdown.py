@@ -14,9 +14,11 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
-from crawlforge.extract.content.product import with_product_header
+from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
 from crawlforge.extract.dom import ParsedPage, parse_page
+from crawlforge.extract.extractors.visible import may_sell
+from crawlforge.extract.product import extract_product
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
 _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
@@ -99,6 +101,17 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
     with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
     return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
+
+
+def with_product_header(markdown: str, html: str, url: str) -> str:
+    """``markdown`` with the product header on top when the page is a single-product page;
+    the page's own first heading goes when it names the product (no doubled name)."""
+    if not isinstance(html, str) or not may_sell(html):  # other pages skip the record
+        return markdown
+    record = extract_product(html, url)
+    if not record["is_product"]:
+        return markdown
+    return product_header(record) + "\n\n" + without_name_heading(markdown, record["name"])
 
 
 def over_bytes(html: str, max_bytes: int | None) -> bool:

@@ -6,21 +6,7 @@ from __future__ import annotations
 
 import re
 
-from crawlforge.extract.extractors.visible import may_sell
-from crawlforge.extract.product import extract_product
-
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
-
-
-def with_product_header(markdown: str, html: str, url: str) -> str:
-    """``markdown`` with the product header on top when the page is a single-product page;
-    the page's own first heading goes when it names the product (no doubled name)."""
-    if not isinstance(html, str) or not may_sell(html):  # other pages skip the record
-        return markdown
-    record = extract_product(html, url)
-    if not record["is_product"]:
-        return markdown
-    return product_header(record) + "\n\n" + _without_name_heading(markdown, record["name"])
 
 
 def product_header(record: dict) -> str:
@@ -62,7 +48,7 @@ def _options(variants: list) -> dict:
     return found
 
 
-def _without_name_heading(markdown: str, name: str) -> str:
+def without_name_heading(markdown: str, name: str) -> str:
     """Drops the page's own headings that say the product's name: the leading ones when
     either contains the other (spacing and case aside), later ones only when equal (a buy
     box repeats the title; "Reviews of NAME" stays)."""
