@@ -6,8 +6,9 @@
 ``vendor``, ``limit``, ``size``. The URL ledger writes each one as an error record.
 
 ``request_done``: a response's callback output was consumed (``exception``: what it raised, or
-None) and every item from it went through the pipelines; sent with ``request``. The JOBDIR
-frontier marks the request done, the ledger ends a URL that gave no item.
+None) and every item from it went through the pipelines; sent with ``request`` and ``followups``
+(the requests the callback made). The JOBDIR frontier marks the request done, the ledger ends a
+URL that gave no item unless a follow-up carries it on (the same ledger id: a fallback fetch).
 """
 
 url_failed = object()

@@ -256,11 +256,13 @@ class UrlLedger:
         else:
             self._finish(ledger_id, entry, fields)
 
-    def request_done(self, request, exception=None):
+    def request_done(self, request, exception=None, followups=()):
         """The callback of one of the URL's responses is done, and the items it made."""
         entry = self.entry_of(request)
         if entry is None or request.meta.get(GENERATION_KEY) != entry.scheduled:
             return  # settled as an item, or a later request of the URL is under way
+        if any(followup.meta.get(ID_KEY) == request.meta[ID_KEY] for followup in followups):
+            return  # the callback fetches the URL another way (a fallback): that request ends it
         if exception is not None:
             self._note(entry, spider_error_fields(entry, exception))
         self.end(request, self.settle(entry))

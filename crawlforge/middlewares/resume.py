@@ -7,7 +7,7 @@ ledger ends a URL that gave no item. Items of requests fetched again after a kil
 from __future__ import annotations
 
 from itemadapter import ItemAdapter, is_item
-from scrapy import signals
+from scrapy import Request, signals
 
 from crawlforge.signals import request_done
 
@@ -24,7 +24,7 @@ class ResumeMiddleware:
     def __init__(self, crawler):
         self.crawler = crawler
         self.pending: dict[int, int] = {}  # id(request) -> items not yet through the pipelines
-        self.exhausted: dict[int, tuple] = {}  # id(request) -> (request, exception), output consumed
+        self.exhausted: dict[int, tuple] = {}  # id(request) -> (exception, follow-ups), output consumed
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
             crawler.signals.connect(self.item_finished, signal=signal)
 
@@ -34,10 +34,12 @@ class ResumeMiddleware:
 
     async def process_spider_output(self, response, result):
         request = response.request
-        exception = None
+        exception, followups = None, []
         try:
             async for element in result:
-                if is_item(element):
+                if isinstance(element, Request):
+                    followups.append(element)
+                elif is_item(element):
                     self.pending[id(request)] = self.pending.get(id(request), 0) + 1
                     if request.meta.get("crawlforge_refetch"):
                         mark_refetched(element)
@@ -46,7 +48,7 @@ class ResumeMiddleware:
             exception = exc
             raise
         finally:
-            self.exhausted[id(request)] = (request, exception)
+            self.exhausted[id(request)] = (exception, followups)
             self.settle(request)
 
     def item_finished(self, item, response, **kwargs):
@@ -59,5 +61,5 @@ class ResumeMiddleware:
         if self.pending.get(id(request), 0) or id(request) not in self.exhausted:
             return
         self.pending.pop(id(request), None)
-        _, exception = self.exhausted.pop(id(request))
-        self.crawler.signals.send_catch_log(request_done, request=request, exception=exception)
+        exception, followups = self.exhausted.pop(id(request))
+        self.crawler.signals.send_catch_log(request_done, request=request, exception=exception, followups=followups)
