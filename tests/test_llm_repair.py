@@ -142,3 +142,10 @@ def test_merge_concatenates_lists_without_duplicates_and_keeps_first_scalar():
     b = {"title": "Two", "products": [{"price": 70, "name": "ODGER"}, {"name": "LOHALS", "price": 80}], "note": "x"}
     assert merge_values(a, b) == {
         "title": "One", "products": [{"name": "ODGER", "price": 70}, {"name": "LOHALS", "price": 80}], "note": "x"}
+
+
+def test_the_page_product_schema_takes_a_price_as_the_page_shows_it():
+    from crawlforge.llm.schemas import PageProduct
+
+    assert PageProduct.model_validate({"price": "Rs 23,450"}).price == 23450.0
+    assert PageProduct.model_validate({"price": 19.5}).price == 19.5

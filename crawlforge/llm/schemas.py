@@ -5,7 +5,22 @@ means on the page and what to do when it is absent."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated
+
+from price_parser import Price
+from pydantic import BaseModel, BeforeValidator, Field
+
+
+def amount_as_shown(value):
+    """A price a model copied as the page shows it ("Rs 23,450", "1.299,00 €") is its amount."""
+    if isinstance(value, str):
+        amount = Price.fromstring(value).amount
+        return float(amount) if amount is not None else value
+    return value
+
+
+# A number field that also takes the price as a page shows it: small models copy the shown text.
+Amount = Annotated[float, BeforeValidator(amount_as_shown)]
 
 
 class Product(BaseModel):
@@ -26,6 +41,6 @@ class PageProduct(BaseModel):
     from the page's own data: same field names as its structured data)."""
 
     name: str | None = Field(None, description="Product name as the page's main heading shows it")
-    price: float | None = Field(None, description="The selling price as a number, without currency symbol; "
+    price: Amount | None = Field(None, description="The selling price as a number, without currency symbol; "
                                                   "not a size, weight, model number or other figure")
     currency: str | None = Field(None, description="ISO 4217 code of that price, e.g. GBP, EUR, USD")
