@@ -131,10 +131,10 @@ def test_page_script_fetching_a_private_address_is_stopped(make_server, crawl, t
     # the redirect hop (Playwright does not route it) ends the render: no item, no content
     [error] = result.errors
     assert "_redirect_to" in error["url"] and error["reason"] == "ssrf_refused"
-    # nothing left the browser, not even the redirect hop: the proxy vets it before it is sent;
+    # nothing left the browser, not even the redirect hop: the page's guard or the vetting proxy,
+    # whichever the hop meets first (it varies from run to run), stops it before it is sent;
     # window.open opened nothing
     assert reached == []
-    assert result.stats["browser/proxy/refused"] >= 1
 
 
 @pytest.mark.parametrize("status", [301, 302, 307])
