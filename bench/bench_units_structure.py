@@ -2,7 +2,7 @@
 structure_signature on every eval page, similarity of same-site vs cross-site page pairs, and
 segment_units + rank_units on the markdown of the first N pages.
 
-Usage: .venv/bin/python bench/bench_units_structure.py [/work/shared/fixtures] [N=150]
+Usage: .venv/bin/python bench/bench_units_structure.py [../shared/fixtures] [N=150]
 """
 
 import itertools
@@ -12,6 +12,8 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+
+DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"  # beside the checkout
 from urllib.parse import urlsplit
 
 from crawlforge.extract.charset import decode_body
@@ -79,5 +81,5 @@ def main(root: Path, count: int) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/fixtures"),
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_FIXTURES),
          int(sys.argv[2]) if len(sys.argv) > 2 else 150)

@@ -1,13 +1,15 @@
 """False positives and speed of the verdict: run document_verdict on every shared real wall and
 normal page (real/{article,product,jsstate}, eval/pages) and print the figures.
 
-Usage: .venv/bin/python bench/bench_verdict.py [/work/shared/fixtures]
+Usage: .venv/bin/python bench/bench_verdict.py [../shared/fixtures]
 """
 
 import gzip
 import sys
 import time
 from pathlib import Path
+
+DEFAULT_FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures"  # beside the checkout
 
 from crawlforge.extract.charset import decode_body
 from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc
@@ -46,4 +48,4 @@ def main(root):
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/fixtures"))
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_FIXTURES))
