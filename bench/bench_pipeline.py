@@ -1,5 +1,5 @@
 """Crawl a generated local site twice in one run, once with a bare spider and once with every
-crawlforge pipeline, and print pages/s of each, their ratio and each crawl's peak RSS.
+crawlforge pipeline, and print pages/s of each, their ratio, CPU ms per page and each crawl's peak RSS.
 
     python bench/bench_pipeline.py [--pages 3000] [--archive]
 
@@ -40,8 +40,10 @@ def run(command: list[str], stats_file: Path) -> dict:
     stats = json.loads(stats_file.read_text())
     pages = stats.get("response_received_count", 0)
     elapsed = stats.get("elapsed_time_seconds") or 1
+    cpu = rusage.ru_utime + rusage.ru_stime
     return {"pages": pages, "items": stats.get("item_scraped_count", 0), "seconds": elapsed,
-            "pages_per_s": pages / elapsed, "peak_rss_mb": rusage.ru_maxrss / 1024}
+            "pages_per_s": pages / elapsed, "cpu_ms_per_page": cpu * 1000 / max(pages, 1),
+            "peak_rss_mb": rusage.ru_maxrss / 1024}
 
 
 def settings_args(settings: dict) -> list[str]:
@@ -77,7 +79,7 @@ def main():
     for name, result in results.items():
         print(f"{name:12s} {result['pages']:6d} pages {result['items']:6d} items "
               f"{result['seconds']:7.1f} s {result['pages_per_s']:8.1f} pages/s "
-              f"peak RSS {result['peak_rss_mb']:7.1f} MB")
+              f"{result['cpu_ms_per_page']:6.2f} CPU ms/page peak RSS {result['peak_rss_mb']:7.1f} MB")
     print(f"ratio crawlforge/bare: {full['pages_per_s'] / bare['pages_per_s']:.2f}")
     if args.archive:
         print(f"ratio archived/crawlforge: {results['archived']['pages_per_s'] / full['pages_per_s']:.2f} "

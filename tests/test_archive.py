@@ -5,10 +5,13 @@ readable up to its last complete record."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -67,7 +70,7 @@ def archived_crawl(fixture_server, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("archived")
     urls = workdir / "urls.txt"
     urls.write_text("\n".join([fixture_server.url("/demo/"), fixture_server.url("/_status/404/demo/index.html"),
-                               fixture_server.url("/_redirect/1/demo/news/blog.python.org.html")]))
+                               fixture_server.url("/_redirect/1/markdown/lemire.me.json.html")]))
     result = run_crawl("site", workdir / "crawl", args={"urls_file": urls, "max_depth": 1,
                                                        "archive": workdir / "warc"})
     assert result.returncode == 0, result.log[-3000:]
@@ -86,7 +89,7 @@ def test_every_fetched_url_has_its_request_and_response_records(archived_crawl, 
     for item in result.items:
         assert item["final_url"] in responses
     assert fixture_server.url("/robots.txt") in responses
-    assert fixture_server.url("/_redirect/1/demo/news/blog.python.org.html") in responses  # the hop
+    assert fixture_server.url("/_redirect/1/markdown/lemire.me.json.html") in responses  # the hop
     assert result.stats["archive/records"] == len(written) - 1  # all but the warcinfo
 
 
@@ -316,3 +319,40 @@ def test_an_s3_archive_of_a_killed_crawl_is_uploaded_when_it_resumes(fixture_ser
     urls = {url for url, _ in index_archive(sorted(local)).records}
     assert {fixture_server.url(f"/_gen/120/{i}") for i in range(120)} <= urls
     assert not list(spool.glob("*.warc.gz"))  # uploaded, then deleted
+
+
+def test_an_archive_folder_that_cannot_be_made_is_a_bad_argument(fixture_server, crawl, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = crawl("site", args={"url": fixture_server.url("/demo/"), "archive": blocker / "warc"})
+    assert result.returncode == 2
+    assert "-a archive: cannot write WARC files into" in result.log
+    assert "Traceback" not in result.log
+
+
+def test_a_record_the_writer_cannot_write_is_logged_and_the_response_goes_on(tmp_path, caplog):
+    """The archive's folder replaced by a file mid-crawl: the writer fails on its next file;
+    the response passes on unchanged, the failure is logged and counted."""
+    from scrapy.http import HtmlResponse, Request
+    from scrapy.utils.test import get_crawler
+
+    from crawlforge.middlewares.archive import ArchiveMiddleware
+    from crawlforge.spiders.site import SiteSpider
+
+    crawler = get_crawler(SiteSpider, {"CRAWLFORGE_ARCHIVE": str(tmp_path / "warc"), "CRAWLFORGE_ARCHIVE_MAX_BYTES": 1})
+    crawler.spider = SiteSpider.from_crawler(crawler, url="http://example.org/")
+    crawler.stats.open_spider()
+    middleware = ArchiveMiddleware.from_crawler(crawler)
+    request = Request("http://example.org/a")
+    first = middleware.process_response(request, HtmlResponse(request.url, body=b"<p>a</p>", request=request))
+    middleware.queued[-1].result()  # the first pair is written, then the folder goes
+    shutil.rmtree(tmp_path / "warc")
+    (tmp_path / "warc").write_text("now a file")
+    request = Request("http://example.org/b")
+    response = HtmlResponse(request.url, body=b"<p>b</p>", request=request)
+    assert middleware.process_response(request, response) is response and first.url.endswith("/a")
+    with caplog.at_level(logging.ERROR):
+        asyncio.run(middleware.spider_closed(crawler.spider))
+    assert crawler.stats.get_value("archive/records") == 2
+    assert crawler.stats.get_value("archive/errors") == 2
+    assert "Could not archive the response of http://example.org/b" in caplog.text

@@ -12,6 +12,7 @@ responses no request asked for).
 from __future__ import annotations
 
 import logging
+from urllib.parse import urldefrag
 from weakref import WeakKeyDictionary
 
 from scrapy import signals
@@ -40,7 +41,8 @@ class Replay:
         crawler.signals.connect(self.spider_closed, signals.spider_closed)
 
     def next(self, request) -> Archived:
-        key = (request.url, bool(request.meta.get("playwright")))
+        # The archive has the URL as fetched: an HTTP client never sends the fragment.
+        key = (urldefrag(request.url).url, bool(request.meta.get("playwright")))
         locations = self.index.records.get(key)
         if not locations:
             self.crawler.stats.inc_value("archive/replay/missing")

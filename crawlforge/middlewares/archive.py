@@ -8,9 +8,14 @@ browser rendered is archived as its DOM, linked to the plain response of the sam
 crawl fetched one first (``render=auto``). The warcinfo record names the spider and its
 arguments, which is what ``scrapy reextract`` runs again.
 
+Records are built and compressed in one writer thread, in the order the responses came (zlib
+and the digests leave the interpreter lock, so a second core does most of it); their ids and
+dates are fixed when the response arrives. A record the writer fails to write (a full disk)
+is logged and counted, and the crawl goes on.
+
 An ``s3://`` prefix gets each file once it is complete (at rotation and at the close); files are
 written to a temporary folder first. Settings: ``CRAWLFORGE_ARCHIVE``,
-``CRAWLFORGE_ARCHIVE_MAX_BYTES``. Stats: ``archive/records``, ``archive/files``.
+``CRAWLFORGE_ARCHIVE_MAX_BYTES``. Stats: ``archive/records``, ``archive/files``, ``archive/errors``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from __future__ import annotations
 import json
 import logging
 import tempfile
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from scrapy import signals
@@ -29,6 +35,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from crawlforge.archive.warc import ArchiveWriter, Exchange, Rendered
+from crawlforge.args import ArgumentError
 from crawlforge.pipelines.documents import files_store
 
 logger = logging.getLogger(__name__)
@@ -42,6 +49,7 @@ RENDER_SETTINGS = ("CRAWLFORGE_RENDER", "CRAWLFORGE_RENDER_WAIT_FOR", "CRAWLFORG
 RUN_SETTINGS = {"CRAWLFORGE_ARCHIVE", "CRAWLFORGE_STATS_FILE", "CRAWLFORGE_ERRORS_FEED",
                 "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY"}
 RECENT_RESPONSES = 1024  # plain responses a rendered page of the same URL may refer to
+MAX_QUEUED = 64  # responses waiting for the writer thread; past it the reactor waits for the oldest
 
 
 def recorded_settings(settings) -> dict:
@@ -62,10 +70,19 @@ def exchange_of(request, response) -> Exchange:
                     request_body=request.body, protocol=response.protocol or "HTTP/1.1")
 
 
-def rendered_of(request, response) -> Rendered:
+def rendered_of(request, response, refers_to: str | None) -> Rendered:
     return Rendered(request_url=request.url, url=response.url, status=response.status,
                     headers=header_pairs(response.headers), body=response.body,
-                    encoding=response.encoding if isinstance(response, TextResponse) else None)
+                    encoding=response.encoding if isinstance(response, TextResponse) else None,
+                    refers_to=refers_to)
+
+
+def writable(folder: Path) -> Path:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ArgumentError(f"-a archive: cannot write WARC files into {str(folder)!r} ({error})") from None
+    return folder
 
 
 class ArchiveMiddleware:
@@ -76,7 +93,7 @@ class ArchiveMiddleware:
         self.stats = crawler.stats
         self.uri = uri
         self.remote = "://" in uri and not uri.startswith("file://")
-        folder = self.spool_folder(crawler.settings) if self.remote else Path(uri.removeprefix("file://"))
+        folder = self.spool_folder(crawler.settings) if self.remote else writable(Path(uri.removeprefix("file://")))
         leftovers = sorted(folder.glob("*.warc.gz")) if self.remote else []
         spider = crawler.spider
         arguments = {k: v for k, v in getattr(spider, "crawl_arguments", {}).items() if k != ARCHIVE_ARG}
@@ -84,6 +101,8 @@ class ArchiveMiddleware:
                                     {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments, default=str),
                                      SETTINGS_FIELD: json.dumps(recorded_settings(crawler.settings), default=str)})
         self.plain_ids: OrderedDict[str, str] = OrderedDict()
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crawlforge-archive")
+        self.queued: deque[Future] = deque()
         self.uploads: list[Deferred] = [self.upload(path) for path in leftovers]  # a killed run's files
         self.uploaded = 0
         if leftovers:
@@ -110,17 +129,34 @@ class ArchiveMiddleware:
 
     def process_response(self, request, response):
         if request.meta.get("playwright"):
-            refers_to = self.plain_ids.get(request.url)
-            self.writer.write_rendered(rendered_of(request, response), refers_to)
-            self.stats.inc_value("archive/records")
+            self.queue(self.writer.write_rendered, rendered_of(request, response, self.plain_ids.get(request.url)), 1)
         else:
-            self.plain_ids[request.url] = self.writer.write_exchange(exchange_of(request, response))
+            exchange = exchange_of(request, response)
+            self.plain_ids[request.url] = exchange.record_id
             if len(self.plain_ids) > RECENT_RESPONSES:
                 self.plain_ids.popitem(last=False)
-            self.stats.inc_value("archive/records", 2)
+            self.queue(self.writer.write_exchange, exchange, 2)
+        return response
+
+    def queue(self, write, record, count: int) -> None:
+        future = self.thread.submit(write, record)
+        future.records = count, record.url
+        self.queued.append(future)
+        while self.queued and (self.queued[0].done() or len(self.queued) > MAX_QUEUED):
+            self.finished(self.queued.popleft())
+
+    def finished(self, future: Future) -> None:
+        """Count the written records (waiting for them if need be), or log why they were not."""
+        count, url = future.records
+        try:
+            future.result()
+        except Exception as error:  # noqa: BLE001 - the archive must not cost the crawl its pages
+            self.stats.inc_value("archive/errors", count)
+            logger.error("Could not archive the response of %s: %s: %s", url, type(error).__name__, error)
+            return
+        self.stats.inc_value("archive/records", count)
         if self.remote:
             self.upload_complete()
-        return response
 
     def upload_complete(self, every: bool = False) -> None:
         """Send the files the writer has finished (all of them at the close)."""
@@ -140,6 +176,9 @@ class ArchiveMiddleware:
         return result
 
     async def spider_closed(self, spider):
+        self.thread.shutdown(wait=True)
+        while self.queued:
+            self.finished(self.queued.popleft())
         self.writer.close()
         self.stats.set_value("archive/files", len(self.writer.files))
         if self.remote:
