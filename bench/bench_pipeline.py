@@ -1,7 +1,7 @@
 """Crawl a generated local site twice in one run, once with a bare spider and once with every
 crawlforge pipeline, and print pages/s of each, their ratio, CPU ms per page and each crawl's peak RSS.
 
-    python bench/bench_pipeline.py [--pages 3000] [--archive]
+    python bench/bench_pipeline.py [--pages 3000] [--archive] [--repeat 1]
 
 ``--archive`` adds a third crawl, crawlforge with ``-a archive=DIR``, and its ratio to the second.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -54,24 +55,32 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=3000)
     parser.add_argument("--archive", action="store_true", help="also crawl with the WARC archive on")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each crawl; the fastest counts")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         server = FixtureServer(tmp).start()
         start = server.url(f"/_gen/{args.pages}/0")
+        crawls = {
+            "bare spider": [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "bench" / "bare_spider.py"),
+                            "-a", f"url={start}", "-O", str(tmp / "bare.jsonl"),
+                            *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "bare spider.json",
+                                            "ITEM_PIPELINES": "{}"})],
+        }
+        for name, extra in (("crawlforge", []), ("archived", ["-a", f"archive={tmp / 'warc'}"]))[:1 + args.archive]:
+            crawls[name] = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={start}", *extra,
+                            "-O", str(tmp / f"{name}.jsonl"),
+                            *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / f"{name}.json",
+                                            "CRAWLFORGE_ERRORS_FEED": tmp / "errors.jsonl"})]
         try:
-            bare = run([sys.executable, "-m", "scrapy", "runspider", str(ROOT / "bench" / "bare_spider.py"),
-                        "-a", f"url={start}", "-O", str(tmp / "bare.jsonl"),
-                        *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "bare.json",
-                                        "ITEM_PIPELINES": "{}"})],
-                       tmp / "bare.json")
-            results = {"bare spider": bare}
-            for name, extra in (("crawlforge", []), ("archived", ["-a", f"archive={tmp / 'warc'}"]))[:1 + args.archive]:
-                results[name] = run([sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={start}", *extra,
-                                     "-O", str(tmp / f"{name}.jsonl"),
-                                     *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / f"{name}.json",
-                                                     "CRAWLFORGE_ERRORS_FEED": tmp / "errors.jsonl"})],
-                                    tmp / f"{name}.json")
+            results = {}
+            for _ in range(args.repeat):  # interleaved, so that a busy spell costs every crawl alike
+                for name, command in crawls.items():
+                    shutil.rmtree(tmp / "warc", ignore_errors=True)
+                    result = run(command, tmp / f"{name}.json")
+                    if name not in results or result["pages_per_s"] > results[name]["pages_per_s"]:
+                        results[name] = result
+            bare = results["bare spider"]
             archive_mb = sum(path.stat().st_size for path in (tmp / "warc").glob("*")) / 2**20 if args.archive else 0
         finally:
             server.stop()
