@@ -22,6 +22,9 @@ from crawlforge.extract.product import extract_product
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
 _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
+FRAGMENT_CHARS = 1 << 20
+SPLIT_DEPTH = 12  # containers cut open, at most, on the way down to pieces that fit
+_SPLITTABLE = frozenset("body main article section div form center header footer aside".split())
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy", "src")
 
 
@@ -94,13 +97,37 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         _fix_links(node, base, include_links, tracking_params)
         if include_images:
             _fix_images(node, base, tracking_params)
-    fragment = "".join(node.html or "" for node in nodes)
     try:
-        markdown = convert(fragment, _options(include_images)).content or ""
+        pieces = [convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)]
+        markdown = pieces[0] if len(pieces) == 1 else "\n\n".join(filter(None, (p.strip("\n") for p in pieces)))
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
         markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
     with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
     return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
+
+
+def _fragments(nodes: list):
+    """The nodes' HTML in pieces of about `FRAGMENT_CHARS`, cut only between the children of
+    block containers: the converter's own tree costs about ten times its input, so a huge page
+    is converted piece by piece. A page of ordinary size is one piece."""
+    pieces, size = [], 0
+    for html in _pieces(nodes, SPLIT_DEPTH):
+        if pieces and size + len(html) > FRAGMENT_CHARS:
+            yield "".join(pieces)
+            pieces, size = [], 0
+        pieces.append(html)
+        size += len(html)
+    if pieces:
+        yield "".join(pieces)
+
+
+def _pieces(nodes, depth: int):
+    for node in nodes:
+        html = node.html or ""
+        if len(html) > FRAGMENT_CHARS and depth and node.tag in _SPLITTABLE:
+            yield from _pieces(node.iter(include_text=True), depth - 1)
+        else:
+            yield html
 
 
 def with_product_header(markdown: str, html: str, url: str) -> str:
