@@ -28,6 +28,13 @@ CONCURRENT_REQUESTS_PER_DOMAIN = 4
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 32 * 1024 * 1024  # 32 MiB
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024  # 8 MiB
+# A page this big (characters of HTML) is worked on off the reactor thread (crawlforge.pagework;
+# 0: every page on the reactor).
+CRAWLFORGE_PAGE_THREAD_MIN_CHARS = 1024 * 1024
+# Bodies in the spider and pipelines at once before Scrapy stops starting downloads: above the
+# largest body (DOWNLOAD_MAXSIZE), so the crawl goes on while a big page is worked on in its
+# thread (Scrapy's 5 MB paused it for any page past that).
+SCRAPER_SLOT_MAX_ACTIVE_SIZE = 40 * 1024 * 1024
 RETRY_TIMES = 2
 RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 

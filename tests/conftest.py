@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
 import os
 import subprocess
@@ -59,6 +61,12 @@ def make_server():
     yield start
     for server in servers:
         server.stop()
+
+
+def awaited(result):
+    """What a pipeline or middleware step returned, run to its end when it is a coroutine (the
+    steps that may work on a page in a thread are async; ordinary pages never leave the loop)."""
+    return asyncio.run(result) if inspect.iscoroutine(result) else result
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -10,7 +10,7 @@ from scrapy.http import HtmlResponse
 from scrapy.robotstxt import ProtegoRobotParser
 from scrapy.utils.test import get_crawler
 
-from conftest import CRAWLFORGE_DEFAULTS
+from conftest import CRAWLFORGE_DEFAULTS, awaited
 from crawlforge import signals
 from crawlforge.middlewares.charset import CharsetMiddleware
 from crawlforge.middlewares.robotstxt import CrawlDelayMiddleware
@@ -68,7 +68,7 @@ def test_cloudflare_wall_is_dropped_and_reported_with_vendor():
     body = (WALLS / "cloudflare_just_a_moment_oswegony_org.html").read_bytes()
     request, response = html_response("http://oswegony.example/", body, status=503)
     with pytest.raises(IgnoreRequest):
-        middleware.process_response(request, response)
+        awaited(middleware.process_response(request, response))
     assert crawler.stats.get_value("verdict/blocked/cloudflare") == 1
     [failure] = crawler.failures
     assert (failure["stage"], failure["reason"], failure["vendor"], failure["status"]) == \
@@ -81,11 +81,11 @@ def test_blocked_page_goes_to_the_browser_once_when_asked():
     middleware = VerdictMiddleware.from_crawler(crawler)
     body = (WALLS / "sucuri_access_denied_garfield-county_com.html").read_bytes()
     request, response = html_response("http://g.example/", body)
-    retry = middleware.process_response(request, response)
+    retry = awaited(middleware.process_response(request, response))
     assert isinstance(retry, Request) and retry.meta["playwright"] is True and retry.dont_filter
     rendered = HtmlResponse(retry.url, body=body, headers={"Content-Type": "text/html"}, request=retry)
     with pytest.raises(IgnoreRequest):
-        middleware.process_response(retry, rendered)
+        awaited(middleware.process_response(retry, rendered))
     assert crawler.failures[0]["vendor"] == "sucuri"
 
 
@@ -94,7 +94,7 @@ def test_normal_page_passes_untouched():
     middleware = VerdictMiddleware.from_crawler(crawler)
     body = (FIXTURES / "botwall" / "normal" / "lwn_net_weekly_edition_2015-03-26_tables.html").read_bytes()
     request, response = html_response("http://lwn.example/", body)
-    assert middleware.process_response(request, response) is response
+    assert awaited(middleware.process_response(request, response)) is response
     assert "crawlforge_needs_browser" not in request.meta and crawler.failures == []
 
 
@@ -102,7 +102,7 @@ def test_empty_shell_is_marked_for_the_browser_and_passes():
     crawler = crawler_with()
     middleware = VerdictMiddleware.from_crawler(crawler)
     request, response = html_response("http://app.example/", (WALLS / "upstream" / "empty-shell.html").read_bytes())
-    assert middleware.process_response(request, response) is response
+    assert awaited(middleware.process_response(request, response)) is response
     assert request.meta["crawlforge_needs_browser"] is True
 
 
@@ -111,7 +111,7 @@ def test_error_titled_placeholder_with_200_is_dropped():
     middleware = VerdictMiddleware.from_crawler(crawler)
     request, response = html_response("http://shop.example/", (WALLS / "upstream" / "soft-error.html").read_bytes())
     with pytest.raises(IgnoreRequest):
-        middleware.process_response(request, response)
+        awaited(middleware.process_response(request, response))
     assert crawler.failures[0]["reason"] == "error_page"
 
 

@@ -12,6 +12,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
+from conftest import awaited
 from crawlforge.extract import verdict
 from crawlforge.extract.dom import MAX_NESTING, ParsedPage
 from crawlforge.extract.extractors import jsonld
@@ -66,7 +67,7 @@ def test_the_spiders_page_carries_the_verdicts_parse_to_the_pipelines_and_not_in
     crawler = get_crawler(SiteSpider)
     crawler.spider = crawler._create_spider(url=IKEA_URL)
     for pipeline in (StructuredDataPipeline, MarkdownPipeline, StructurePipeline):
-        build_from_crawler(pipeline, crawler).process_item(item)
+        awaited(build_from_crawler(pipeline, crawler).process_item(item))
     assert item_page(item, item.html) is parsed
     assert item.markdown and item.structure_signature and item.structured_data
     assert "_parsed" not in item.model_dump() and "parsed" not in json.loads(item.model_dump_json())

@@ -9,6 +9,7 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
+from conftest import awaited
 from crawlforge.extract.frontmatter import parse_document
 from crawlforge.items import Page
 from crawlforge.pipelines.documents import DocumentsPipeline, document_filename
@@ -42,7 +43,7 @@ def ikea_page() -> Page:
 
 def run_stages(item, crawler, *classes):
     for pipeline_class in classes:
-        item = build(pipeline_class, crawler).process_item(item)
+        item = awaited(build(pipeline_class, crawler).process_item(item))
     return item
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from scrapy.utils.test import get_crawler
 
+from conftest import awaited
 from crawlforge.extract.structure import structure_signature
 from crawlforge.pipelines.structure import StructurePipeline, content_hash, read_baseline
 
@@ -33,12 +34,12 @@ def test_pipeline_without_baseline_still_signs_every_item():
     crawler.stats.open_spider()
     pipeline = StructurePipeline.from_crawler(crawler)
     item = {"url": "http://a/", "html": "<html><body><p>a</p></body></html>", "markdown": "a"}
-    pipeline.process_item(item)
+    awaited(pipeline.process_item(item))
     assert item["structure_signature"] == {"tags": ["body", "head", "html", "p"], "depths": {"1": 1, "2": 2, "3": 1}}
     assert item["content_hash"] == content_hash("a", "")
     assert "structure_similarity" not in item
     api_record = {"url": "http://api/", "html": None, "markdown": ""}
-    pipeline.process_item(api_record)
+    awaited(pipeline.process_item(api_record))
     assert "structure_signature" not in api_record
 
 
@@ -84,7 +85,7 @@ def test_alert_threshold_is_a_setting(tmp_path):
     item = {"url": "http://a/", "html": (STRUCTURE / "dw.com.uncork.html").read_bytes().decode("utf-8"),
             "markdown": "x"}
     pipeline = StructurePipeline.from_crawler(crawler)
-    pipeline.process_item(item)
+    awaited(pipeline.process_item(item))
     pipeline.close_spider()
     assert item["structure_similarity"] == pytest.approx(0.862, abs=0.001)
     assert item["content_changed"] is None  # the baseline record has no content hash

@@ -18,10 +18,17 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse
 
 from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc
+from crawlforge.pagework import PageWork
 from crawlforge.parsed import response_page
 from crawlforge.signals import report_failure
 
 NEEDS_BROWSER_KEY = "crawlforge_needs_browser"
+
+
+def read_page(page, url: str, status: int, rendered: bool) -> tuple[dict, dict]:
+    """The page as the verdict reads it, and the verdict."""
+    doc = parsed_page_doc(page, url, status)
+    return doc, document_verdict(doc, {"fetcher": "the browser" if rendered else "scrapy", "rendered": rendered})
 
 
 class VerdictMiddleware:
@@ -34,18 +41,18 @@ class VerdictMiddleware:
         self.crawler = crawler
         self.drop_error_pages = settings.getbool("CRAWLFORGE_VERDICT_DROP_ERROR_PAGES")
         self.browser_retry = settings.getbool("CRAWLFORGE_BROWSER_RETRY_BLOCKED")
+        self.work = PageWork.of(crawler)
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
 
-    def process_response(self, request, response):
+    async def process_response(self, request, response):
         if not isinstance(response, HtmlResponse) or request.meta.get("crawlforge_skip_verdict"):
             return response
         rendered = bool(request.meta.get("playwright"))
-        doc = parsed_page_doc(response_page(response), response.url, response.status)
-        context = {"fetcher": "the browser" if rendered else "scrapy", "rendered": rendered}
-        verdict = document_verdict(doc, context)
+        doc, verdict = await self.work.run(response.text, read_page, response_page(response), response.url,
+                                           response.status, rendered)
         if blocked := verdict.get("blocked"):
             return self.blocked(request, response, blocked, verdict["error"], rendered)
         if needs_browser(doc) or (not doc["title"] and not doc["text"]):

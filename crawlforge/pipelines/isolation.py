@@ -7,6 +7,7 @@ Extractor warnings (a JSON-LD block repaired or skipped...) go on the item
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 
 from itemadapter import ItemAdapter
@@ -16,9 +17,19 @@ MAX_MESSAGE = 500
 
 
 def optional_step(step: str):
-    """Decorates a pipeline method ``(self, item, ...)`` whose owner has ``self.stats``: an
-    exception it raises is recorded and the item goes on unchanged by it."""
+    """Decorates a pipeline method ``(self, item, ...)``, plain or async, whose owner has
+    ``self.stats``: an exception it raises is recorded and the item goes on unchanged by it."""
     def decorate(method):
+        if inspect.iscoroutinefunction(method):
+            @functools.wraps(method)
+            async def run_async(self, item, *args, **kwargs):
+                try:
+                    return await method(self, item, *args, **kwargs)
+                except Exception as error:  # noqa: BLE001 - any bug in an optional step; the page is kept
+                    record_error(ItemAdapter(item), self.stats, step, error)
+                    return item
+            return run_async
+
         @functools.wraps(method)
         def run(self, item, *args, **kwargs):
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itemadapter import ItemAdapter
 
 from crawlforge.extract.markdown import over_bytes, parsed_page_content
+from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
 
@@ -12,6 +13,7 @@ from crawlforge.pipelines.isolation import optional_step
 class MarkdownPipeline:
     def __init__(self, crawler):
         self.stats = crawler.stats
+        self.work = PageWork.of(crawler)
         settings = crawler.settings
         self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
         self.options = {
@@ -27,13 +29,13 @@ class MarkdownPipeline:
         return cls(crawler)
 
     @optional_step("markdown")
-    def process_item(self, item):
+    async def process_item(self, item):
         adapter = ItemAdapter(item)
         html = adapter.get("html")
         if not html:
             return item
         if over_bytes(html, self.max_bytes):
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
-        adapter["markdown"], adapter["page_type"] = parsed_page_content(
-            item_page(item, html), adapter.get("final_url") or adapter["url"], **self.options)
+        adapter["markdown"], adapter["page_type"] = await self.work.run(
+            html, parsed_page_content, item_page(item, html), adapter.get("final_url") or adapter["url"], **self.options)
         return item

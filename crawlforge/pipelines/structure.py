@@ -14,6 +14,7 @@ from urllib.request import url2pathname, urlopen
 from itemadapter import ItemAdapter
 
 from crawlforge.extract.structure import structural_similarity, tree_signature
+from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
 
@@ -40,10 +41,15 @@ def read_baseline(uri: str) -> dict[str, dict]:
     return {r["url"]: r for r in records if isinstance(r, dict) and r.get("url") and r.get("structure_signature")}
 
 
+def page_signature(page) -> dict:
+    return tree_signature(page.tree)
+
+
 class StructurePipeline:
     def __init__(self, crawler):
         settings = crawler.settings
         self.stats = crawler.stats
+        self.work = PageWork.of(crawler)
         self.alert = settings.getfloat("CRAWLFORGE_STRUCTURE_ALERT")
         uri = settings.get("CRAWLFORGE_BASELINE")
         self.baseline = read_baseline(uri) if uri else None
@@ -54,12 +60,12 @@ class StructurePipeline:
         return cls(crawler)
 
     @optional_step("structure")
-    def process_item(self, item):
+    async def process_item(self, item):
         adapter = ItemAdapter(item)
         html = adapter.get("html")
         if not html:
             return item  # records from APIs (jobs, collection entries) have no page structure
-        adapter["structure_signature"] = signature = tree_signature(item_page(item, html).tree)
+        adapter["structure_signature"] = signature = await self.work.run(html, page_signature, item_page(item, html))
         adapter["content_hash"] = digest = content_hash(adapter.get("markdown") or "", html)
         if self.baseline is not None:
             self.compare(adapter, signature, digest)

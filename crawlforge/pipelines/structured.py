@@ -8,6 +8,7 @@ from itemadapter import ItemAdapter
 
 from crawlforge.extract.embedded import extract_embedded_state
 from crawlforge.extract.structured import page_structured_data
+from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step, report_warnings
 
@@ -15,20 +16,22 @@ logger = logging.getLogger(__name__)
 
 
 class StructuredDataPipeline:
-    def __init__(self, stats, extractors: list[str]):
+    def __init__(self, stats, extractors: list[str], work: PageWork):
         self.stats = stats
         self.extractors = extractors or None
+        self.work = work
 
     @classmethod
     def from_crawler(cls, crawler):
-        return cls(crawler.stats, crawler.settings.getlist("CRAWLFORGE_STRUCTURED_EXTRACTORS"))
+        return cls(crawler.stats, crawler.settings.getlist("CRAWLFORGE_STRUCTURED_EXTRACTORS"), PageWork.of(crawler))
 
-    def process_item(self, item):
+    async def process_item(self, item):
         adapter = ItemAdapter(item)
         html, url = adapter.get("html"), adapter["url"]
         if not html:
             return item
-        data = page_structured_data(item_page(item, html), adapter.get("final_url") or url, extractors=self.extractors)
+        data = await self.work.run(html, page_structured_data, item_page(item, html), adapter.get("final_url") or url,
+                                   extractors=self.extractors)
         for error in data.errors:
             logger.warning("Structured-data extractor %s failed on %s: %s",
                            error["extractor"], url, error["message"])
@@ -40,14 +43,14 @@ class StructuredDataPipeline:
         adapter["structured_data_conflicts"] = data.conflicts
         adapter["title"] = adapter["structured_data"].get("meta", {}).get("title")
         warnings = list(data.warnings)
-        self.embedded_state(item, warnings)
+        await self.embedded_state(item, warnings)
         report_warnings(adapter, self.stats, warnings)
         return item
 
     @optional_step("embedded_state")
-    def embedded_state(self, item, warnings: list[dict]):
+    async def embedded_state(self, item, warnings: list[dict]):
         adapter = ItemAdapter(item)
-        embedded = extract_embedded_state(adapter["html"])
+        embedded = await self.work.run(adapter["html"], extract_embedded_state, adapter["html"])
         if embedded["found"]:
             adapter["embedded_state"] = embedded["data"]
             for entry in embedded["found"]:

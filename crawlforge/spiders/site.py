@@ -9,6 +9,7 @@ import scrapy
 from scrapy.linkextractors import LinkExtractor
 
 from crawlforge.args import ArgumentError, as_choice, as_count, as_flag
+from crawlforge.pagework import PageWork
 from crawlforge.spiders.base import CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
@@ -87,7 +88,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         return self.schedule(loc, crawlforge_lastmod=entry.get("lastmod"),
                              crawlforge_follow=self.sitemap != "only")
 
-    def parse(self, response):
+    async def parse(self, response):
         item = self.page_or_failure(response)
         if item is None:
             return
@@ -96,7 +97,8 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         too_deep = self.max_depth is not None and depth >= self.max_depth
         if too_deep or not response.meta.get("crawlforge_follow", self.follow):
             return
-        for link in self.link_extractor.extract_links(response):
+        links = await PageWork.of(self.crawler).run(response.text, self.link_extractor.extract_links, response)
+        for link in links:
             if self.on_site(link.url, response.url) and (request := self.schedule(link.url)):
                 yield request
 
