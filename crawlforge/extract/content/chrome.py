@@ -11,6 +11,8 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.words import pattern, phrases
+
 NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed",
                     "canvas", "svg", "button", "input", "select", "textarea", "option", "label",
                     "link", "meta"]
@@ -18,69 +20,26 @@ NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object
 CHROME_TAGS = ["nav", "aside", "footer", "menu", "dialog", "figcaption", "address", "time"]
 """Tags of site chrome, popups, and of credits, bylines and dates around the content."""
 
-_STRONG_PREFIXES = (
-    "comment", "disqus", "share", "sharing", "social", "related", "recommend", "newsletter",
-    "subscri", "cookie", "consent", "gdpr", "breadcrumb", "sidebar", "promo", "sponsor", "advert",
-    "adsense", "adslot", "anzeige", "werbung", "reklama", "outbrain", "taboola", "plista", "paywall",
-    "author", "byline", "sabox", "caption", "credit", "copyright", "disclaimer", "affiliate",
-    "donat", "rating",
-)
-"""Class/id word beginnings that mark chrome even next to a content word."""
-_STRONG_WORDS = frozenset({"ad", "ads", "adv"})
-_AD_PREFIXES = ("promo", "sponsor", "advert", "adsense", "adslot", "anzeige", "werbung", "reklama", "paywall")
+_AD_PREFIXES = phrases("ad_class_prefixes")
 """Strong words that may name a state of the content (`has-paywall`, `section--ads`) not a box."""
-_WEAK_WORDS = frozenset("""popup modal overlay signup login pagination pager navbar navigation nav
-menu masthead footer toolbar tags tagcloud taglist skip trending popular mostread teaser teasers
-reaction reactions dateline""".split())
+_STRONG_PREFIXES = phrases("chrome_class_prefixes") + _AD_PREFIXES
+"""Class/id word beginnings that mark chrome even next to a content word."""
+_STRONG_WORDS = frozenset(phrases("ad_class_words"))
+_WEAK_WORDS = frozenset(phrases("weak_class_words"))
 """Whole class/id words that mark chrome unless a content word is there too."""
-_WEAK_PHRASES = ("visually-hidden", "sr-only", "screen-reader", "most-read")
-_POSITIVE_PREFIXES = ("article", "body", "content", "entry", "hentry", "main", "post", "story",
-                      "text", "blog", "prose", "markdown", "rich")
+_WEAK_PHRASES = phrases("weak_class_phrases")
+_POSITIVE_PREFIXES = phrases("content_class_prefixes")
 _WORD = re.compile(r"[a-z]+")
 
 
-BOILERPLATE_LINE = re.compile(
-    r"\W*(?:(?:mehr zum thema|mehr themen|lesen sie (?:auch|mehr)|auch interessant|das (?:thema )?könnte "
-    r"(?:sie|dich) auch interessieren|schon gelesen|zum weiterlesen|weitere (?:artikel|themen|beiträge)|"
-    r"verwandte (?:artikel|themen|beiträge)|ähnliche (?:artikel|beiträge)|"
-    r"related (?:articles|stories|posts|"
-    r"topics|content)|read (?:more|also|next)\b|see also|more on this|you (?:may|might) also like|"
-    r"recommended for you|lea también|lee también|te puede interesar|ver también|puedes ver|"
-    r"czytaj (?:też|także|również)|zobacz (?:też|także|również)|"
-    r"à lire aussi|lire aussi|leggi anche)|"
-    r"(?:subscribe|sign up|newsletter abonnieren|abonniere|suscr[ií]b|follow (?:us|\w+(?: \w+)?) on|"
-    r"folgen sie uns|download (?:the|our)|for the latest (?:news|stories)|jetzt (?:anmelden|abonnieren|"
-    r"registrieren)|melde dich|unterstütze|support (?:us|our)|hazte|únete|if you (?:enjoyed|liked)|"
-    r"gefällt (?:dir|ihnen)|we want to hear|submit your|kennt ihr schon|kennen sie schon|"
-    r"share this|teilen mit|möchten sie (?:den artikel teilen|weiterlesen|unseren newsletter)|"
-    r"keine kommentare|kommentare\b|kommentieren\b|leave a (?:comment|reply)|no comments|"
-    r"comments are closed|über den autor|about the author)|"
-    r"(?:weitere (?:informationen|infos)\s*(?::|unter\b|$)|weitere aktuelle (?:artikel|themen|beiträge)|"
-    r"entdecke (?:weitere|mehr)|discover more|explore more|zurück zu|back to|nächster artikel|"
-    r"vorheriger artikel|next (?:article|post)|previous (?:article|post)|vorschau auf den nächsten|"
-    r"sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)|you are not logged in|"
-    r"to (?:view|read) the full (?:story|article)|gefällt mir|like this:)|"
-    r"(?:this entry was posted|dieser (?:eintrag|beitrag|artikel|text) wurde|der beitrag wurde|posted in\b|"
-    r"filed under|veröffentlicht in\b|kategorien?\s*:|categor(?:y|ies)\s*:|tags?\s*:|"
-    r"schlagw(?:örter|orte)\s*:|stichworte\s*:)|"
-    r"(?:wir respektieren (?:deine|ihre) privatsphäre|externer inhalt|"
-    r"empfohlener (?:redaktioneller )?inhalt|"
-    r"klicken sie auf (?:den|die) (?:unteren )?(?:button|schaltfläche)|mit (?:dem )?klick auf|"
-    r"this content is (?:hosted|provided)|to view this content|you need to accept|"
-    r"wir benötigen ihre zustimmung)|"
-    r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
-    r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.IGNORECASE)
+BOILERPLATE_LINE = re.compile(rf"\W*(?:{pattern('boilerplate_lines').pattern})", re.IGNORECASE)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
 social prompts, comment and author boxes, further-information and back/next links, login and
 paywall notes, post metadata (categories, tags), consent placeholders of embeds, rights notices,
 tables of contents (several languages)."""
-AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)"
-                      r"\s*(?:$|[-:,.*)])", re.IGNORECASE)
+AD_LABEL = re.compile(rf"\W*(?:{pattern('ad_labels').pattern})\s*(?:$|[-:,.*)])", re.IGNORECASE)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
-UI_LINE = re.compile(
-    r"\W*(?:(?:drucken|drukuj|print|imprimir|imprimer|stampa|teilen|share|tweet|twittern|e-?mail|mail|merken|"
-    r"favorisieren|kopieren|herunterladen|download|speichern|save|whatsapp|facebook|twitter|linkedin|pinterest|"
-    r"xing|telegram|flipboard|reddit|pocket|compartir|partager|condividi|udostępnij)\W*)+", re.IGNORECASE)
+UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORECASE)
 """A line of nothing but control and share-button words (`Teilen Twittern E-Mail`, `Drucken`)."""
 
 

@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
                                        remove_outermost)
+from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
@@ -151,16 +152,8 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|content|text)|"
                          r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
-_LEAD = ", ".join([f"[class*={word}]" for word in (
-    "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract",
-    "chapo", "chapeau", "bajada", "entradilla", "sumario", "sommario", "resumo", "lede", "teaser-text",
-    "hero-text", "hero__text")]
-                  + ["[itemprop=description]"])
-_CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
-                     r"foto(?:grafía|grafia)?|zdjęcie|crédito|quellen?|quellenangaben|sources?|fuente|"
-                     r"źródło|kontakt|pressekontakt|titelbild|beitragsbild|abbildung(?:\s*\d+)?|"
-                     r"crédits? photos?)\s*:)",
-                     re.IGNORECASE)
+_LEAD = ", ".join([f"[class*={word}]" for word in phrases("lead_classes")] + ["[itemprop=description]"])
+_CREDIT = re.compile(rf"[(\[]?\s*(?:{pattern('credit_lines').pattern})", re.IGNORECASE)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
 
@@ -307,15 +300,7 @@ def _section_after(heading, limit: float, sums: dict) -> list:
     return section if total <= limit else []
 
 
-_DATE_WORDS = frozenset("""am on at um uhr le el the den de del of a à von by und and
-erstellt aktualisiert veröffentlicht publiziert stand datum date published updated posted modified last
-publicado actualizado publié mis jour pubblicato aggiornato opublikowano
-jan feb mär mar apr mai may jun jul aug sep sept okt oct nov dez dec januar februar märz april juni juli
-august september oktober november dezember january february march june july october december
-janvier février mars avril juin juillet août septembre octobre novembre décembre enero febrero marzo
-abril mayo junio julio agosto septiembre octubre noviembre diciembre
-montag dienstag mittwoch donnerstag freitag samstag sonntag monday tuesday wednesday thursday friday
-saturday sunday lunes martes miércoles jueves viernes sábado domingo""".split())
+_DATE_WORDS = frozenset(phrases("date_words"))
 _TOKEN = re.compile(r"[^\W\d_]+|\d+")
 _DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|"
                    r"\b\d{1,2}:\d{2}\b|"

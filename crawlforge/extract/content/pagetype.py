@@ -14,6 +14,8 @@ from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.words import pattern
+
 PAGE_TYPES = ("article", "product", "listing", "documentation", "forum", "service", "hub", "other")
 
 _LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?([A-Za-z]+)"')
@@ -24,8 +26,7 @@ _ARTICLE = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "Schola
 _DOCS = frozenset({"TechArticle", "APIReference", "HowTo"})
 _SERVICE = frozenset({"Service", "LocalBusiness", "ProfessionalService", "FinancialService",
                       "LegalService", "MedicalBusiness", "HomeAndConstructionBusiness", "Dentist"})
-_DOCS_PATH = re.compile(r"/(?:docs?|documentation|api|reference|manual|handbook|guides?|tutorials?|"
-                        r"howto|kb|knowledge-?base|help|support/articles)(?:/|$|\.|-)", re.IGNORECASE)
+_DOCS_PATH = re.compile(rf"/(?:{pattern('docs_paths').pattern})(?:/|$|\.|-)", re.IGNORECASE)
 
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
