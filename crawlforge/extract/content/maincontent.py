@@ -178,9 +178,11 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     return sums
 
 
-def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
+def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
-    never `keep` (a product's name heading) or a box holding it."""
+    never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
+    they hold (but credit, date and button lines) or a box holding them: each card is mostly a
+    link."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -200,16 +202,24 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
                 doomed.append(node)
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2):
                 doomed.append(node)  # readability's bars; many commas mean prose
+    lines = [node for node, size, links, _ in blocks.values()
+             if node.mem_id in sums and node.mem_id not in root_ids
+             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
-               and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size)
-                    or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
+               and node.tag in _LINE_TAGS and links > size * _LINK_LINE]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
     doomed += excerpt_lists(nodes, blocks, sums)
     kept = _with_ancestors(keep)
+    for card in cards:
+        kept |= _with_ancestors(card)
+    if cards:
+        inside = {card.mem_id for card in cards}
+        doomed = [node for node in doomed if not _with_ancestors(node.parent) & inside]
+    doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
@@ -361,16 +371,18 @@ def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     declared = declared_type(tree)
     prune(tree)
     body = tree.body
-    kind = page_type(body, declared, url)
+    kind, cards = page_type(body, declared, url)
     if body is None:
         return kind, []
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
+    if kind != "listing" or not _item_sized(cards) or _prose_beside(nodes, cards) > ARTICLE_PROSE:
+        cards = []  # an article's teasers or posts, a gallery's slides
     if kind in _WHOLE_PAGE_TYPES:
-        root = _page_root(body)
-        if _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+        root = _page_root(body, cards)
+        if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
             return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep)
+    return kind, _cleaned(nodes, blocks, keep, cards)
 
 
 _WHOLE_PAGE_TYPES = frozenset({"listing", "documentation", "service", "hub"})
@@ -379,12 +391,44 @@ WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
 
 
-def _page_root(body):
-    """The page's `main` when it holds a good part of the pruned page's text, else the body."""
+ARTICLE_PROSE = 1
+"""Paragraphs of prose beside a listing's cards in the article's nodes above which the cards are
+an article's teasers: the article wins."""
+
+
+CARD_TEXT = (15, 800)
+"""Mean text length of a listing's item card: a title and a price or a line (a slide's caption is
+shorter, a post on a blog's front page longer)."""
+
+
+def _item_sized(cards: list) -> bool:
+    if cards and cards[0].tag == "figure":  # a gallery's slides
+        return False
+    mean = sum(len(card.text(deep=True, strip=True)) for card in cards) / len(cards) if cards else 0
+    return CARD_TEXT[0] <= mean <= CARD_TEXT[1]
+
+
+def _prose_beside(nodes: list, cards: list) -> int:
+    """Paragraphs of 150 characters or more under `nodes` and outside `cards`."""
+    inside = {card.mem_id for card in cards}
+    return sum(len(p.text(deep=True, strip=True)) >= 150 and not _with_ancestors(p) & inside
+               for node in nodes for p in node.css("p"))
+
+
+def _page_root(body, cards: list):
+    """The page's `main` when it holds a good part of the pruned page's text (and a listing's
+    cards), else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)):
+    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)) \
+            and (not cards or _holds([main], cards[0])):
         return main
     return body
+
+
+def _holds(nodes: list, node) -> bool:
+    """One of `nodes` is `node` or an ancestor of it."""
+    around = _with_ancestors(node)
+    return any(candidate.mem_id in around for candidate in nodes)
 
 
 def _reading_share(blocks: dict, nodes: list, root) -> float:
@@ -392,7 +436,7 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
     leaves out only teasers and link lists; a service page's leaves out its other sections, a
     listing's the text of its cards. The article scoring falling back to the whole body is no
     article found."""
-    if any(node.mem_id in (root.mem_id, root.parent.mem_id if root.parent else None) for node in nodes):
+    if _holds(nodes, root):
         return 0.0
     whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0))
     part = subtree_text(blocks, nodes)
@@ -505,6 +549,6 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict, keep=None) -> list:
-    clean_conditionally(nodes, blocks, keep)
+def _cleaned(nodes: list, blocks: dict, keep=None, cards=()) -> list:
+    clean_conditionally(nodes, blocks, keep, cards)
     return nodes

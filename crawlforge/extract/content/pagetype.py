@@ -62,11 +62,16 @@ def declared_type(tree: LexborHTMLParser) -> str | None:
     return None
 
 
-def page_type(body, declared: str | None, url: str = "") -> str:
-    """The page's kind from its pruned body, its declared kind and its URL path."""
+def page_type(body, declared: str | None, url: str = "") -> tuple[str, list]:
+    """The page's kind from its pruned body, its declared kind and its URL path, and the
+    largest run of sibling cards (a listing's items)."""
     if body is None:
-        return "other"
+        return "other", []
     shape = _shape(body)
+    return _kind(shape, declared, url), shape["members"]
+
+
+def _kind(shape: dict, declared: str | None, url: str) -> str:
     if declared in ("forum", "product", "listing"):
         return declared
     if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
@@ -93,8 +98,8 @@ def _shape(body) -> dict:
     prose = [len(p.text(deep=True, strip=True)) for p in body.css("p")]
     prose = [size for size in prose if size >= 150]
     links = sum(len(a.text(deep=True, strip=True)) for a in body.css("a"))
-    cards, card_text = _cards(body)
-    return {"code": len(body.css("pre")), "prose": len(prose), "prose_share": sum(prose) / total,
+    cards, card_text, members = _cards(body)
+    return {"members": members, "code": len(body.css("pre")), "prose": len(prose), "prose_share": sum(prose) / total,
             "headings": len(body.css("h2, h3")), "links": links / total, "cards": cards,
             "card_share": card_text / total}
 
@@ -117,14 +122,14 @@ def sibling_groups(body):
                 yield parent, members
 
 
-def _cards(body) -> tuple[int, int]:
+def _cards(body) -> tuple[int, int, list]:
     """The largest run of siblings that each hold a link: product tiles, search results,
-    teasers. Returns (count, text length)."""
-    best = (0, 0)
+    teasers. Returns (count, text length, the linked siblings)."""
+    best = (0, 0, [])
     for _, members in sibling_groups(body):
         if len(members) < 4 or len(members) <= best[0]:
             continue
         linked = [m for m in members if m.css_first("a[href]") is not None]
         if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked))
+            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked), linked)
     return best
