@@ -29,6 +29,9 @@ _WEAK_WORDS = frozenset(phrases("weak_class_words"))
 """Whole class/id words that mark chrome unless a content word is there too."""
 _WEAK_PHRASES = phrases("weak_class_phrases")
 _POSITIVE_PREFIXES = phrases("content_class_prefixes")
+_THREAD_STRONG_PREFIXES = tuple(word for word in _STRONG_PREFIXES
+                                if not word.startswith(phrases("thread_class_prefixes")))
+"""On a thread the comments and their authors are the content."""
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -43,18 +46,19 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 """A line of nothing but control and share-button words (`Teilen Twittern E-Mail`, `Drucken`)."""
 
 
-def hint_words(node) -> tuple[bool, bool, bool]:
+def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words."""
     attrs = node.attributes
-    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", thread)
 
 
 @lru_cache(maxsize=8192)
-def _classify(hint: str) -> tuple[bool, bool, bool]:
+def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     hint = hint.lower()
     strong = weak = positive = False
+    prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
     for word in _WORD.findall(hint):
-        strong = strong or word.startswith(_STRONG_PREFIXES) or word in _STRONG_WORDS
+        strong = strong or word.startswith(prefixes) or word in _STRONG_WORDS
         weak = weak or word in _WEAK_WORDS
         positive = positive or word.startswith(_POSITIVE_PREFIXES)
     weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
@@ -68,6 +72,8 @@ _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_THREAD_TAGS = frozenset({"address", "time"})
+"""Chrome tags that hold a post's author line."""
 _NEVER_CHROME = frozenset({"html", "body", "main"})
 """Whatever their class says (`sticky-nav-off`), these hold the content."""
 
@@ -78,8 +84,9 @@ def hint_weight(node) -> int:
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 
-def prune(tree: LexborHTMLParser) -> None:
-    """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate."""
+def prune(tree: LexborHTMLParser, thread: bool = False) -> None:
+    """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate. On a
+    `thread` (a forum page) comments, authors and dates are its posts and their author lines."""
     body = tree.body
     if body is None:
         return
@@ -90,17 +97,19 @@ def prune(tree: LexborHTMLParser) -> None:
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
     tree.strip_tags(NON_CONTENT_TAGS)
-    remove_outermost(node for node in body.css(", ".join(CHROME_TAGS)) if not _holds_page(node))
+    tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
+    remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
                                         "[aria-modal=true]") if not _holds_page(node)]
-    doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
-                       "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+    if not thread:
+        doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
+                           "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
-    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
+    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)), thread)  # text left after the strip
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
 
 
@@ -140,13 +149,13 @@ def captions(body) -> list:
     return found
 
 
-def _boilerplate(body, total: int) -> list:
+def _boilerplate(body, total: int, thread: bool = False) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name, 30 % when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside)."""
     found, large = [], []
     for node in body.css("[class], [id]"):
-        strong, weak, positive = hint_words(node)
+        strong, weak, positive = hint_words(node, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and _ads_only(node) and _holds_prose(node):

@@ -369,15 +369,16 @@ def _nothing_after(node) -> bool:
 def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     """The page's kind and the nodes holding its main content, in document order."""
     declared = declared_type(tree)
-    prune(tree)
+    prune(tree, thread=declared == "forum")
     body = tree.body
     kind, cards = page_type(body, declared, url)
     if body is None:
         return kind, []
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
-    if kind != "listing" or not _item_sized(cards) or _prose_beside(nodes, cards) > ARTICLE_PROSE:
-        cards = []  # an article's teasers or posts, a gallery's slides
+    if kind != "forum" and (kind != "listing" or not _item_sized(cards)
+                            or _prose_beside(nodes, cards) > ARTICLE_PROSE):
+        cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
@@ -385,8 +386,8 @@ def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     return kind, _cleaned(nodes, blocks, keep, cards)
 
 
-_WHOLE_PAGE_TYPES = frozenset({"listing", "documentation", "service", "hub"})
-"""Kinds whose content may be the whole pruned page: cards, sections, link lists, a docs body."""
+_WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "hub"})
+"""Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
 
