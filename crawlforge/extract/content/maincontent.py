@@ -368,6 +368,32 @@ def _nothing_after(node) -> bool:
 
 def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     """The page's kind and the nodes holding its main content, in document order."""
+    kind, nodes = _main_content(tree, url)
+    for node in nodes:
+        picture_links(node)
+    return kind, nodes
+
+
+def picture_links(root) -> None:
+    """The text-free boxes inside a link go (a card's picture, a gallery in its link), so that
+    its pictures stay pictures: markdown has no block inside a link, and the converter writes
+    the alt texts of a link holding blocks as the link's text."""
+    for link in root.css("a"):
+        if link.css_first("img") is None:
+            continue
+        boxes = [node for node in link.css("*") if node.tag not in _INLINE_PICTURE
+                 and node.mem_id != link.mem_id and not node.text(deep=True, strip=True)]
+        for box in reversed(boxes):
+            if box.css_first("img") is None:
+                box.decompose()  # lexbor leaves an empty element in place when unwrapped
+            else:
+                box.unwrap()
+
+
+_INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
+
+
+def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     declared = declared_type(tree)
     prune(tree, thread=declared == "forum")
     body = tree.body
