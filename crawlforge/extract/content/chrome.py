@@ -151,7 +151,7 @@ def captions(body) -> list:
 
 def _boilerplate(body, total: int, thread: bool = False) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
-    half of it for a chrome name, 30 % when the name also says content (`entry share`), and so
+    half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside)."""
     found, large = [], []
     for node in body.css("[class], [id]"):
@@ -163,7 +163,7 @@ def _boilerplate(body, total: int, thread: bool = False) -> list:
         if strong:
             large.append((node, 0.3 if positive else 0.5))
         elif not positive and node.tag != "p":
-            found.append(node)
+            large.append((node, 0.5))
     if large:
         found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
