@@ -403,7 +403,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
     if kind != "forum" and (kind != "listing" or not _item_sized(cards)
-                            or _prose_beside(nodes, cards) > ARTICLE_PROSE):
+                            or _is_article(nodes, cards)):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
@@ -435,11 +435,19 @@ def _item_sized(cards: list) -> bool:
     return CARD_TEXT[0] <= mean <= CARD_TEXT[1]
 
 
-def _prose_beside(nodes: list, cards: list) -> int:
-    """Paragraphs of 150 characters or more under `nodes` and outside `cards`."""
+def _is_article(nodes: list, cards: list) -> bool:
+    """The article's nodes hold prose beside the cards (paragraphs of 150 characters or more),
+    or more such paragraphs than there are cards: sections of an article, not items."""
     inside = {card.mem_id for card in cards}
-    return sum(len(p.text(deep=True, strip=True)) >= 150 and not _with_ancestors(p) & inside
-               for node in nodes for p in node.css("p"))
+    beside = within = 0
+    for node in nodes:
+        for p in node.css("p"):
+            if len(p.text(deep=True, strip=True)) >= 150:
+                if _with_ancestors(p) & inside:
+                    within += 1
+                else:
+                    beside += 1
+    return beside > ARTICLE_PROSE or beside + within > len(cards)
 
 
 def _page_root(body, cards: list):

@@ -109,17 +109,24 @@ _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "
 
 
 def sibling_groups(body):
-    """Runs of element siblings sharing tag and class (cards, posts, results), per parent."""
+    """Runs of element siblings sharing tag and first class word (cards, posts, results), per parent."""
     for parent in body.css("ul, ol, div, section, main, article, tbody"):
         groups = {}
         child = parent.child
         while child is not None:
             if child.is_element_node and child.tag not in _NOT_CARDS:
-                groups.setdefault((child.tag, child.attributes.get("class")), []).append(child)
+                groups.setdefault((child.tag, _first_class(child)), []).append(child)
             child = child.next
         for members in groups.values():
             if len(members) >= 2:
                 yield parent, members
+
+
+def _first_class(node) -> str:
+    """The first word of the class: cards of one run share it, while the rest names each item
+    (WooCommerce's `product type-product post-123 instock ...`)."""
+    words = (node.attributes.get("class") or "").split()
+    return words[0] if words else ""
 
 
 def _cards(body) -> tuple[int, int, list]:
