@@ -71,6 +71,41 @@ def test_body_named_like_navigation_is_not_chrome():
     assert "All Rights Reserved" not in page.markdown
 
 
+def test_listing_of_linked_story_cards_keeps_every_card():
+    page = page_content(load("wcxb-0729.html.gz"), "https://news.mit.edu/topic/software")
+    assert page.page_type == "listing"
+    assert "New AI agent learns to use CAD to create 3D objects from sketches" in page.markdown  # first cards
+    assert "ChemXploreML makes advanced chemical predictions easier and faster" in page.markdown
+    assert "Lincoln Laboratory is transitioning tools to the 618th Air Operations Center" in page.markdown
+    assert "Subscribe to MIT Daily/Weekly" not in page.markdown and "Terms of Use" not in page.markdown
+
+
+def test_thread_keeps_posts_its_markup_names_comments():
+    page = page_content(load("wcxb-0545.html.gz"), "https://discussion.evernote.com/forums/topic/150745-new-ui-2024/")
+    assert page.page_type == "forum"
+    assert "the previous UI was much more sophisticated and beautiful" in page.markdown  # the first post
+    assert "We can only speculate about the inner workings at EN" in page.markdown  # a reply
+    assert "Posted March 10, 2024" in page.markdown  # a post's date line
+    assert "Create an account or sign in to comment" not in page.markdown
+
+
+def test_product_cards_keep_names_prices_and_pictures_as_pictures():
+    page = page_content(load("wcxb-2952.html.gz"), "https://www.rei.com/c/backpacking-packs")
+    assert page.page_type == "listing"
+    assert "[Gregory Paragon 68 Pack](https://www.rei.com/product/C03321/gregory-paragon-68-pack)" in page.markdown
+    assert "$158.73" in page.markdown and "$370.00" in page.markdown and "65 to 68 liters" in page.markdown
+    # the card's gallery sits in its link: pictures, not their alt texts as the link's text
+    assert "![Gregory Paragon 68 Pack 1](https://www.rei.com/media/" in page.markdown
+    assert "[- Gregory Paragon 68 Pack 0" not in page.markdown
+    assert "Skip to main content" not in page.markdown and "Filter by Brand" not in page.markdown
+
+
+def test_box_named_navigation_holding_the_page_is_not_chrome():
+    page = page_content(load("wcxb-0702.html.gz"), "https://azure.microsoft.com/en-us/products/functions")
+    assert "Simplify complex orchestration needs with built-in fault tolerance" in page.markdown
+    assert "Request a demo" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

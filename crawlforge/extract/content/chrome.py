@@ -11,6 +11,8 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.words import pattern, phrases
+
 NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed",
                     "canvas", "svg", "button", "input", "select", "textarea", "option", "label",
                     "link", "meta"]
@@ -18,84 +20,45 @@ NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object
 CHROME_TAGS = ["nav", "aside", "footer", "menu", "dialog", "figcaption", "address", "time"]
 """Tags of site chrome, popups, and of credits, bylines and dates around the content."""
 
-_STRONG_PREFIXES = (
-    "comment", "disqus", "share", "sharing", "social", "related", "recommend", "newsletter",
-    "subscri", "cookie", "consent", "gdpr", "breadcrumb", "sidebar", "promo", "sponsor", "advert",
-    "adsense", "adslot", "anzeige", "werbung", "reklama", "outbrain", "taboola", "plista", "paywall",
-    "author", "byline", "sabox", "caption", "credit", "copyright", "disclaimer", "affiliate",
-    "donat", "rating",
-)
-"""Class/id word beginnings that mark chrome even next to a content word."""
-_STRONG_WORDS = frozenset({"ad", "ads", "adv"})
-_AD_PREFIXES = ("promo", "sponsor", "advert", "adsense", "adslot", "anzeige", "werbung", "reklama", "paywall")
+_AD_PREFIXES = phrases("ad_class_prefixes")
 """Strong words that may name a state of the content (`has-paywall`, `section--ads`) not a box."""
-_WEAK_WORDS = frozenset("""popup modal overlay signup login pagination pager navbar navigation nav
-menu masthead footer toolbar tags tagcloud taglist skip trending popular mostread teaser teasers
-reaction reactions dateline""".split())
+_STRONG_PREFIXES = phrases("chrome_class_prefixes") + _AD_PREFIXES
+"""Class/id word beginnings that mark chrome even next to a content word."""
+_STRONG_WORDS = frozenset(phrases("ad_class_words"))
+_WEAK_WORDS = frozenset(phrases("weak_class_words"))
 """Whole class/id words that mark chrome unless a content word is there too."""
-_WEAK_PHRASES = ("visually-hidden", "sr-only", "screen-reader", "most-read")
-_POSITIVE_PREFIXES = ("article", "body", "content", "entry", "hentry", "main", "post", "story",
-                      "text", "blog", "prose", "markdown", "rich")
+_WEAK_PHRASES = phrases("weak_class_phrases")
+_POSITIVE_PREFIXES = phrases("content_class_prefixes")
+_THREAD_STRONG_PREFIXES = tuple(word for word in _STRONG_PREFIXES
+                                if not word.startswith(phrases("thread_class_prefixes")))
+"""On a thread the comments and their authors are the content."""
 _WORD = re.compile(r"[a-z]+")
 
 
-BOILERPLATE_LINE = re.compile(
-    r"\W*(?:(?:mehr zum thema|mehr themen|lesen sie (?:auch|mehr)|auch interessant|das (?:thema )?könnte "
-    r"(?:sie|dich) auch interessieren|schon gelesen|zum weiterlesen|weitere (?:artikel|themen|beiträge)|"
-    r"verwandte (?:artikel|themen|beiträge)|ähnliche (?:artikel|beiträge)|"
-    r"related (?:articles|stories|posts|"
-    r"topics|content)|read (?:more|also|next)\b|see also|more on this|you (?:may|might) also like|"
-    r"recommended for you|lea también|lee también|te puede interesar|ver también|puedes ver|"
-    r"czytaj (?:też|także|również)|zobacz (?:też|także|również)|"
-    r"à lire aussi|lire aussi|leggi anche)|"
-    r"(?:subscribe|sign up|newsletter abonnieren|abonniere|suscr[ií]b|follow (?:us|\w+(?: \w+)?) on|"
-    r"folgen sie uns|download (?:the|our)|for the latest (?:news|stories)|jetzt (?:anmelden|abonnieren|"
-    r"registrieren)|melde dich|unterstütze|support (?:us|our)|hazte|únete|if you (?:enjoyed|liked)|"
-    r"gefällt (?:dir|ihnen)|we want to hear|submit your|kennt ihr schon|kennen sie schon|"
-    r"share this|teilen mit|möchten sie (?:den artikel teilen|weiterlesen|unseren newsletter)|"
-    r"keine kommentare|kommentare\b|kommentieren\b|leave a (?:comment|reply)|no comments|"
-    r"comments are closed|über den autor|about the author)|"
-    r"(?:weitere (?:informationen|infos)\s*(?::|unter\b|$)|weitere aktuelle (?:artikel|themen|beiträge)|"
-    r"entdecke (?:weitere|mehr)|discover more|explore more|zurück zu|back to|nächster artikel|"
-    r"vorheriger artikel|next (?:article|post)|previous (?:article|post)|vorschau auf den nächsten|"
-    r"sie sind (?:aktuell |derzeit )?nicht (?:eingeloggt|angemeldet)|you are not logged in|"
-    r"to (?:view|read) the full (?:story|article)|gefällt mir|like this:)|"
-    r"(?:this entry was posted|dieser (?:eintrag|beitrag|artikel|text) wurde|der beitrag wurde|posted in\b|"
-    r"filed under|veröffentlicht in\b|kategorien?\s*:|categor(?:y|ies)\s*:|tags?\s*:|"
-    r"schlagw(?:örter|orte)\s*:|stichworte\s*:)|"
-    r"(?:wir respektieren (?:deine|ihre) privatsphäre|externer inhalt|"
-    r"empfohlener (?:redaktioneller )?inhalt|"
-    r"klicken sie auf (?:den|die) (?:unteren )?(?:button|schaltfläche)|mit (?:dem )?klick auf|"
-    r"this content is (?:hosted|provided)|to view this content|you need to accept|"
-    r"wir benötigen ihre zustimmung)|"
-    r"(?:alle angaben ohne gewähr|this article is the copyrighted|written permission|all rights reserved|"
-    r"alle rechte vorbehalten|inhaltsverzeichnis|table of contents|sommaire\s*$))", re.IGNORECASE)
+BOILERPLATE_LINE = re.compile(rf"\W*(?:{pattern('boilerplate_lines').pattern})", re.IGNORECASE)
 """Beginnings of lines that title site chrome inside an article: related reading, newsletter and
 social prompts, comment and author boxes, further-information and back/next links, login and
 paywall notes, post metadata (categories, tags), consent placeholders of embeds, rights notices,
 tables of contents (several languages)."""
-AD_LABEL = re.compile(r"\W*(?:anzeige|werbung|reklama|advertisement|publicidad|sponsored|gesponsert)"
-                      r"\s*(?:$|[-:,.*)])", re.IGNORECASE)
+AD_LABEL = re.compile(rf"\W*(?:{pattern('ad_labels').pattern})\s*(?:$|[-:,.*)])", re.IGNORECASE)
 """A line labelling an ad or a sponsored post (`Anzeige`, `*Werbung.`): the label goes, the post stays."""
-UI_LINE = re.compile(
-    r"\W*(?:(?:drucken|drukuj|print|imprimir|imprimer|stampa|teilen|share|tweet|twittern|e-?mail|mail|merken|"
-    r"favorisieren|kopieren|herunterladen|download|speichern|save|whatsapp|facebook|twitter|linkedin|pinterest|"
-    r"xing|telegram|flipboard|reddit|pocket|compartir|partager|condividi|udostępnij)\W*)+", re.IGNORECASE)
+UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORECASE)
 """A line of nothing but control and share-button words (`Teilen Twittern E-Mail`, `Drucken`)."""
 
 
-def hint_words(node) -> tuple[bool, bool, bool]:
+def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words."""
     attrs = node.attributes
-    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", thread)
 
 
 @lru_cache(maxsize=8192)
-def _classify(hint: str) -> tuple[bool, bool, bool]:
+def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     hint = hint.lower()
     strong = weak = positive = False
+    prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
     for word in _WORD.findall(hint):
-        strong = strong or word.startswith(_STRONG_PREFIXES) or word in _STRONG_WORDS
+        strong = strong or word.startswith(prefixes) or word in _STRONG_WORDS
         weak = weak or word in _WEAK_WORDS
         positive = positive or word.startswith(_POSITIVE_PREFIXES)
     weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
@@ -109,6 +72,8 @@ _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_THREAD_TAGS = frozenset({"address", "time"})
+"""Chrome tags that hold a post's author line."""
 _NEVER_CHROME = frozenset({"html", "body", "main"})
 """Whatever their class says (`sticky-nav-off`), these hold the content."""
 
@@ -119,8 +84,9 @@ def hint_weight(node) -> int:
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 
-def prune(tree: LexborHTMLParser) -> None:
-    """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate."""
+def prune(tree: LexborHTMLParser, thread: bool = False) -> None:
+    """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate. On a
+    `thread` (a forum page) comments, authors and dates are its posts and their author lines."""
     body = tree.body
     if body is None:
         return
@@ -131,17 +97,19 @@ def prune(tree: LexborHTMLParser) -> None:
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
     tree.strip_tags(NON_CONTENT_TAGS)
-    remove_outermost(node for node in body.css(", ".join(CHROME_TAGS)) if not _holds_page(node))
+    tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
+    remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
                                         "[aria-modal=true]") if not _holds_page(node)]
-    doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
-                       "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+    if not thread:
+        doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
+                           "[itemprop=publisher], [rel=author], [itemprop=keywords]")
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
-    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)))  # text left after the strip
+    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)), thread)  # text left after the strip
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
 
 
@@ -181,13 +149,13 @@ def captions(body) -> list:
     return found
 
 
-def _boilerplate(body, total: int) -> list:
+def _boilerplate(body, total: int, thread: bool = False) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
-    half of it for a chrome name, 30 % when the name also says content (`entry share`), and so
+    half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside)."""
     found, large = [], []
     for node in body.css("[class], [id]"):
-        strong, weak, positive = hint_words(node)
+        strong, weak, positive = hint_words(node, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and _ads_only(node) and _holds_prose(node):
@@ -195,7 +163,7 @@ def _boilerplate(body, total: int) -> list:
         if strong:
             large.append((node, 0.3 if positive else 0.5))
         elif not positive and node.tag != "p":
-            found.append(node)
+            large.append((node, 0.5))
     if large:
         found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}

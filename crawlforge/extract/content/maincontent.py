@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
                                        remove_outermost)
+from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
@@ -151,16 +152,8 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|content|text)|"
                          r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
-_LEAD = ", ".join([f"[class*={word}]" for word in (
-    "intro", "lead", "subtitle", "subheadline", "summary", "deck", "standfirst", "excerpt", "abstract",
-    "chapo", "chapeau", "bajada", "entradilla", "sumario", "sommario", "resumo", "lede", "teaser-text",
-    "hero-text", "hero__text")]
-                  + ["[itemprop=description]"])
-_CREDIT = re.compile(r"[(\[]?\s*(?:©|\(c\)|copyright\b|(?:photos?|fotos?|bild(?:er)?|image|credits?|"
-                     r"foto(?:grafía|grafia)?|zdjęcie|crédito|quellen?|quellenangaben|sources?|fuente|"
-                     r"źródło|kontakt|pressekontakt|titelbild|beitragsbild|abbildung(?:\s*\d+)?|"
-                     r"crédits? photos?)\s*:)",
-                     re.IGNORECASE)
+_LEAD = ", ".join([f"[class*={word}]" for word in phrases("lead_classes")] + ["[itemprop=description]"])
+_CREDIT = re.compile(rf"[(\[]?\s*(?:{pattern('credit_lines').pattern})", re.IGNORECASE)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
 
@@ -185,9 +178,11 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     return sums
 
 
-def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
+def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
-    never `keep` (a product's name heading) or a box holding it."""
+    never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
+    they hold (but credit, date and button lines) or a box holding them: each card is mostly a
+    link."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -207,16 +202,24 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None) -> None:
                 doomed.append(node)
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2):
                 doomed.append(node)  # readability's bars; many commas mean prose
+    lines = [node for node, size, links, _ in blocks.values()
+             if node.mem_id in sums and node.mem_id not in root_ids
+             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
-               and (node.tag in _LINE_TAGS and links > size * _LINK_LINE or _is_credit(node, size)
-                    or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
+               and node.tag in _LINE_TAGS and links > size * _LINK_LINE]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
     doomed += excerpt_lists(nodes, blocks, sums)
     kept = _with_ancestors(keep)
+    for card in cards:
+        kept |= _with_ancestors(card)
+    if cards:
+        inside = {card.mem_id for card in cards}
+        doomed = [node for node in doomed if not _with_ancestors(node.parent) & inside]
+    doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
@@ -307,15 +310,7 @@ def _section_after(heading, limit: float, sums: dict) -> list:
     return section if total <= limit else []
 
 
-_DATE_WORDS = frozenset("""am on at um uhr le el the den de del of a à von by und and
-erstellt aktualisiert veröffentlicht publiziert stand datum date published updated posted modified last
-publicado actualizado publié mis jour pubblicato aggiornato opublikowano
-jan feb mär mar apr mai may jun jul aug sep sept okt oct nov dez dec januar februar märz april juni juli
-august september oktober november dezember january february march june july october december
-janvier février mars avril juin juillet août septembre octobre novembre décembre enero febrero marzo
-abril mayo junio julio agosto septiembre octubre noviembre diciembre
-montag dienstag mittwoch donnerstag freitag samstag sonntag monday tuesday wednesday thursday friday
-saturday sunday lunes martes miércoles jueves viernes sábado domingo""".split())
+_DATE_WORDS = frozenset(phrases("date_words"))
 _TOKEN = re.compile(r"[^\W\d_]+|\d+")
 _DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}|"
                    r"\b\d{1,2}:\d{2}\b|"
@@ -373,33 +368,102 @@ def _nothing_after(node) -> bool:
 
 def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     """The page's kind and the nodes holding its main content, in document order."""
+    kind, nodes = _main_content(tree, url)
+    for node in nodes:
+        picture_links(node)
+    return kind, nodes
+
+
+def picture_links(root) -> None:
+    """The text-free boxes inside a link go (a card's picture, a gallery in its link), so that
+    its pictures stay pictures: markdown has no block inside a link, and the converter writes
+    the alt texts of a link holding blocks as the link's text."""
+    for link in root.css("a"):
+        if link.css_first("img") is None:
+            continue
+        boxes = [node for node in link.css("*") if node.tag not in _INLINE_PICTURE
+                 and node.mem_id != link.mem_id and not node.text(deep=True, strip=True)]
+        for box in reversed(boxes):
+            if box.css_first("img") is None:
+                box.decompose()  # lexbor leaves an empty element in place when unwrapped
+            else:
+                box.unwrap()
+
+
+_INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
+
+
+def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     declared = declared_type(tree)
-    prune(tree)
+    prune(tree, thread=declared == "forum")
     body = tree.body
-    kind = page_type(body, declared, url)
+    kind, cards = page_type(body, declared, url)
     if body is None:
         return kind, []
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
+    if kind != "forum" and (kind != "listing" or not _item_sized(cards)
+                            or _is_article(nodes, cards)):
+        cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind in _WHOLE_PAGE_TYPES:
-        root = _page_root(body)
-        if _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+        root = _page_root(body, cards)
+        if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
             return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep)
+    return kind, _cleaned(nodes, blocks, keep, cards)
 
 
-_WHOLE_PAGE_TYPES = frozenset({"listing", "documentation", "service", "hub"})
-"""Kinds whose content may be the whole pruned page: cards, sections, link lists, a docs body."""
+_WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "hub"})
+"""Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
 
 
-def _page_root(body):
-    """The page's `main` when it holds a good part of the pruned page's text, else the body."""
+ARTICLE_PROSE = 1
+"""Paragraphs of prose beside a listing's cards in the article's nodes above which the cards are
+an article's teasers: the article wins."""
+
+
+CARD_TEXT = (15, 800)
+"""Mean text length of a listing's item card: a title and a price or a line (a slide's caption is
+shorter, a post on a blog's front page longer)."""
+
+
+def _item_sized(cards: list) -> bool:
+    if cards and cards[0].tag == "figure":  # a gallery's slides
+        return False
+    mean = sum(len(card.text(deep=True, strip=True)) for card in cards) / len(cards) if cards else 0
+    return CARD_TEXT[0] <= mean <= CARD_TEXT[1]
+
+
+def _is_article(nodes: list, cards: list) -> bool:
+    """The article's nodes hold prose beside the cards (paragraphs of 150 characters or more),
+    or more such paragraphs than there are cards: sections of an article, not items."""
+    inside = {card.mem_id for card in cards}
+    beside = within = 0
+    for node in nodes:
+        for p in node.css("p"):
+            if len(p.text(deep=True, strip=True)) >= 150:
+                if _with_ancestors(p) & inside:
+                    within += 1
+                else:
+                    beside += 1
+    return beside > ARTICLE_PROSE or beside + within > len(cards)
+
+
+def _page_root(body, cards: list):
+    """The page's `main` when it holds a good part of the pruned page's text (and a listing's
+    cards), else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)):
+    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)) \
+            and (not cards or _holds([main], cards[0])):
         return main
     return body
+
+
+def _holds(nodes: list, node) -> bool:
+    """One of `nodes` is `node` or an ancestor of it."""
+    around = _with_ancestors(node)
+    return any(candidate.mem_id in around for candidate in nodes)
 
 
 def _reading_share(blocks: dict, nodes: list, root) -> float:
@@ -407,7 +471,7 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
     leaves out only teasers and link lists; a service page's leaves out its other sections, a
     listing's the text of its cards. The article scoring falling back to the whole body is no
     article found."""
-    if any(node.mem_id in (root.mem_id, root.parent.mem_id if root.parent else None) for node in nodes):
+    if _holds(nodes, root):
         return 0.0
     whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0))
     part = subtree_text(blocks, nodes)
@@ -520,6 +584,6 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict, keep=None) -> list:
-    clean_conditionally(nodes, blocks, keep)
+def _cleaned(nodes: list, blocks: dict, keep=None, cards=()) -> list:
+    clean_conditionally(nodes, blocks, keep, cards)
     return nodes

@@ -14,6 +14,8 @@ from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.words import pattern
+
 PAGE_TYPES = ("article", "product", "listing", "documentation", "forum", "service", "hub", "other")
 
 _LD_TYPE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?([A-Za-z]+)"')
@@ -24,8 +26,7 @@ _ARTICLE = frozenset({"Article", "NewsArticle", "BlogPosting", "Report", "Schola
 _DOCS = frozenset({"TechArticle", "APIReference", "HowTo"})
 _SERVICE = frozenset({"Service", "LocalBusiness", "ProfessionalService", "FinancialService",
                       "LegalService", "MedicalBusiness", "HomeAndConstructionBusiness", "Dentist"})
-_DOCS_PATH = re.compile(r"/(?:docs?|documentation|api|reference|manual|handbook|guides?|tutorials?|"
-                        r"howto|kb|knowledge-?base|help|support/articles)(?:/|$|\.|-)", re.IGNORECASE)
+_DOCS_PATH = re.compile(rf"/(?:{pattern('docs_paths').pattern})(?:/|$|\.|-)", re.IGNORECASE)
 
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
@@ -61,11 +62,16 @@ def declared_type(tree: LexborHTMLParser) -> str | None:
     return None
 
 
-def page_type(body, declared: str | None, url: str = "") -> str:
-    """The page's kind from its pruned body, its declared kind and its URL path."""
+def page_type(body, declared: str | None, url: str = "") -> tuple[str, list]:
+    """The page's kind from its pruned body, its declared kind and its URL path, and the
+    largest run of sibling cards (a listing's items)."""
     if body is None:
-        return "other"
+        return "other", []
     shape = _shape(body)
+    return _kind(shape, declared, url), shape["members"]
+
+
+def _kind(shape: dict, declared: str | None, url: str) -> str:
     if declared in ("forum", "product", "listing"):
         return declared
     if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
@@ -92,8 +98,8 @@ def _shape(body) -> dict:
     prose = [len(p.text(deep=True, strip=True)) for p in body.css("p")]
     prose = [size for size in prose if size >= 150]
     links = sum(len(a.text(deep=True, strip=True)) for a in body.css("a"))
-    cards, card_text = _cards(body)
-    return {"code": len(body.css("pre")), "prose": len(prose), "prose_share": sum(prose) / total,
+    cards, card_text, members = _cards(body)
+    return {"members": members, "code": len(body.css("pre")), "prose": len(prose), "prose_share": sum(prose) / total,
             "headings": len(body.css("h2, h3")), "links": links / total, "cards": cards,
             "card_share": card_text / total}
 
@@ -103,27 +109,34 @@ _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "
 
 
 def sibling_groups(body):
-    """Runs of element siblings sharing tag and class (cards, posts, results), per parent."""
+    """Runs of element siblings sharing tag and first class word (cards, posts, results), per parent."""
     for parent in body.css("ul, ol, div, section, main, article, tbody"):
         groups = {}
         child = parent.child
         while child is not None:
             if child.is_element_node and child.tag not in _NOT_CARDS:
-                groups.setdefault((child.tag, child.attributes.get("class")), []).append(child)
+                groups.setdefault((child.tag, _first_class(child)), []).append(child)
             child = child.next
         for members in groups.values():
             if len(members) >= 2:
                 yield parent, members
 
 
-def _cards(body) -> tuple[int, int]:
+def _first_class(node) -> str:
+    """The first word of the class: cards of one run share it, while the rest names each item
+    (WooCommerce's `product type-product post-123 instock ...`)."""
+    words = (node.attributes.get("class") or "").split()
+    return words[0] if words else ""
+
+
+def _cards(body) -> tuple[int, int, list]:
     """The largest run of siblings that each hold a link: product tiles, search results,
-    teasers. Returns (count, text length)."""
-    best = (0, 0)
+    teasers. Returns (count, text length, the linked siblings)."""
+    best = (0, 0, [])
     for _, members in sibling_groups(body):
         if len(members) < 4 or len(members) <= best[0]:
             continue
         linked = [m for m in members if m.css_first("a[href]") is not None]
         if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked))
+            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked), linked)
     return best

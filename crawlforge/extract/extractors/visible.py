@@ -24,7 +24,7 @@ from price_parser import Price
 
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
-from crawlforge.extract.extractors.words import pattern, phrases
+from crawlforge.extract.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
 NEAR_TEXT = 400  # characters of text between a product's heading and its shown price

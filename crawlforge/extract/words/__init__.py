@@ -1,0 +1,61 @@
+"""Vocabulary the extractors match, one plain file per concept, languages side by side (``# de``
+headers only group them): the product readers' buy buttons, price marks and code labels, the
+main-content cleanup's boilerplate lines, credits, date words and class names. Adding a
+language or a site's wording touches no code.
+
+A phrase of a ``pattern`` file is matched case-blind, a blank as any run of blanks, a ``*``
+word as any one word, and as written it may end mid-word (``subscri`` meets ``subscribe``). A
+last character of ``>`` ends it at a word's end (``read more>`` is not ``read moreover``), ``:``
+wants a colon after it, blanks allowed (``tags:`` meets ``Tags :``), ``$`` wants nothing after it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+_ENDS = {">": r"\b", ":": r"\s*:", "$": r"\s*$"}
+
+
+@functools.lru_cache(maxsize=None)
+def phrases(name: str) -> tuple:
+    """The non-blank, non-comment lines of ``<name>.txt``, lower-cased."""
+    lines = (HERE / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    return tuple(line.strip().lower() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+@functools.lru_cache(maxsize=None)
+def pattern(name: str) -> re.Pattern:
+    """One case-blind regex of the file's phrases. Written as a trie
+    (``ad(?:\\s+(?:id|number))?``): an alternation of dozens of phrases tried at every
+    position of a page is many times slower."""
+    trie: dict = {}
+    for phrase in phrases(name):
+        node = trie
+        for atom in _atoms(phrase):
+            node = node.setdefault(atom, {})
+        node[""] = {}
+    return re.compile(_regex(trie), re.I)
+
+
+def _atoms(phrase: str) -> list:
+    """The phrase as regex pieces: one per character, blank, wildcard word and end mark."""
+    end = _ENDS.get(phrase[-1]) if len(phrase) > 1 else None
+    words = (phrase[:-1] if end else phrase).split()
+    atoms = []
+    for word in words:
+        if atoms:
+            atoms.append(r"\s+")
+        atoms += [r"\w+"] if word == "*" else [re.escape(char) for char in word]
+    return atoms + [end] if end else atoms
+
+
+def _regex(node: dict) -> str:
+    branches = [atom + _regex(child) for atom, child in node.items() if atom]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
