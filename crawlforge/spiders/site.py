@@ -6,14 +6,18 @@ import re
 from urllib.parse import urlparse
 
 import scrapy
-from scrapy.linkextractors import LinkExtractor
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from scrapy.utils.url import url_has_any_extension
 
 from crawlforge.args import ArgumentError, as_choice, as_count, as_flag
+from crawlforge.extract.content.urls import link_targets
 from crawlforge.pagework import PageWork
+from crawlforge.parsed import response_page
 from crawlforge.spiders.base import CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
 SITEMAP_MODES = ("never", "also", "only")
+SKIPPED_EXTENSIONS = frozenset("." + extension for extension in IGNORED_EXTENSIONS)  # images, media, archives...
 
 
 def allow_pattern(allow: str) -> re.Pattern:
@@ -21,6 +25,10 @@ def allow_pattern(allow: str) -> re.Pattern:
         return re.compile(allow)
     except re.error as error:
         raise ArgumentError(f"-a allow must be a regular expression, not {allow!r} ({error})") from None
+
+
+def page_links(page, url: str, encoding: str) -> list[str]:
+    return link_targets(page.tree, url, encoding)
 
 
 class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
@@ -48,8 +56,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         self.max_depth = None if max_depth is None else as_count(max_depth, "-a max_depth")
         self.follow = as_flag(follow, "-a follow")
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
-        # LinkExtractor's allow_domains compares host:port, so hosts are checked in on_site()
-        self.link_extractor = LinkExtractor(allow=[allow_pattern(allow)] if allow else (), unique=True)
+        self.allow = allow_pattern(allow) if allow else None
         self.scheduled: set[str] = set()
 
     @classmethod
@@ -97,10 +104,18 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         too_deep = self.max_depth is not None and depth >= self.max_depth
         if too_deep or not response.meta.get("crawlforge_follow", self.follow):
             return
-        links = await PageWork.of(self.crawler).run(response.text, self.link_extractor.extract_links, response)
-        for link in links:
-            if self.on_site(link.url, response.url) and (request := self.schedule(link.url)):
+        page = response_page(response)
+        links = await PageWork.of(self.crawler).run(page.html, page_links, page, response.url, response.encoding)
+        for url in links:
+            if self.follows(url, response.url) and (request := self.schedule(url)):
                 yield request
+
+    def follows(self, url: str, page_url: str) -> bool:
+        """A web page on the site that ``allow`` admits (Scrapy's link extractor skips the same
+        file extensions)."""
+        parts = urlparse(url)
+        return (parts.scheme in ("http", "https") and not url_has_any_extension(parts, SKIPPED_EXTENSIONS)
+                and (self.allow is None or self.allow.search(url) is not None) and self.on_site(url, page_url))
 
     def on_site(self, url: str, page_url: str) -> bool:
         """Within the start URLs' domains (subdomains included); seeded from Redis without

@@ -13,6 +13,9 @@ from functools import lru_cache
 from urllib.parse import urljoin
 
 from ada_url import URL
+from selectolax.lexbor import LexborHTMLParser
+from w3lib.html import strip_html5_whitespace
+from w3lib.url import safe_url_string
 
 TRACKING_PARAMS = (
     "utm_*", "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid",
@@ -95,6 +98,30 @@ def base_url(page_url: str, base_href: str | None) -> str:
         except ValueError:
             pass
     return page_url or ""
+
+
+def link_targets(tree, page_url: str, encoding: str = "utf-8") -> list[str]:
+    """The URLs of the page's ``<a href>`` and ``<area href>``, each once, resolved as Scrapy's
+    link extractor resolves them (against ``<base href>``; w3lib's safe spelling in the page's
+    encoding) but from the page's one parse: a crawl follows these. Links inside ``<template>``
+    (menus a script stamps out) count too, after the others."""
+    base = tree.css_first("base[href]")
+    base = base_url(page_url, base.attributes.get("href")) if base is not None else page_url
+    targets: dict[str, None] = {}
+    for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
+        for node in root.css("a[href], area[href]"):
+            try:
+                url = safe_url_string(urljoin(base, strip_html5_whitespace(node.attributes.get("href") or "")),
+                                      encoding=encoding)
+            except ValueError:  # a bogus link (an unparsable host or port)
+                continue
+            targets[url] = None
+    return list(targets)
+
+
+def _contents(template_html: str) -> str:
+    """What a ``<template>`` holds (parsed with its tags, it would be a template again)."""
+    return template_html[template_html.find(">") + 1 : template_html.rfind("</")]
 
 
 def safe_url(url, base: str | None = None) -> URL | None:
