@@ -48,6 +48,20 @@ def test_sale_price_with_its_struck_through_list_price():
     assert record["provenance"]["price"] == "microdata" and record["provenance"]["list_price"] == "visible"
 
 
+def test_markup_out_of_stock_next_to_a_live_buy_button_is_in_stock():
+    record = extract_product(page(PRODUCT / "johnlewis-f48e9949.html.gz"),
+                             "https://www.johnlewis.com/gant-akron-leather-chelsea-boot/cognac/p5095418")
+    assert (record["price"], record["currency"], record["sku"]) == ("136.00", "GBP", "39139301")
+    assert (record["availability"], record["provenance"]["availability"]) == ("InStock", "visible")
+
+
+def test_markup_out_of_stock_without_a_buy_button_stays_out_of_stock():
+    record = extract_product(page(PRODUCT / "ikea-897bc5b5.html.gz"),
+                             "https://www.ikea.com/gb/en/p/djungelskog-soft-toy-brown-bear-00402813/")
+    assert (record["price"], record["sku"]) == ("25", "004.028.13")
+    assert (record["availability"], record["provenance"]["availability"]) == ("OutOfStock", "json-ld")
+
+
 def test_page_with_only_a_visible_price_under_its_heading():
     record = extract_product(page(PRODUCT / "wcxb-3065.html.gz"), "https://www.oneplus.com/us/13")
     assert (record["name"], record["price"], record["currency"]) == ("OnePlus 13", "899.99", "USD")

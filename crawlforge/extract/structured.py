@@ -2,7 +2,8 @@
 read before cleaning and merged by extractor priority, with provenance.
 
 Merge rule: for each field the highest-priority extractor that has a value wins;
-every other extractor with a different value is recorded in ``conflicts``.
+every other extractor with a different value is recorded in ``conflicts``. One exception: a
+page that shows the product for sale is in stock whatever its markup says (``_shown_stock``).
 An extractor that raises becomes an ``errors`` entry; the others still run.
 """
 
@@ -19,6 +20,7 @@ from crawlforge.extract.extractors.values import as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
 _NO_CONFLICT_FIELDS = {"variants"}  # lists: the winner's list is kept whole
+NOT_FOR_SALE = {"OutOfStock", "SoldOut", "Discontinued"}
 
 
 @dataclass
@@ -84,7 +86,23 @@ def _extract(page: Page, extractors) -> StructuredData:
             _merge(result, finding, extractor.name)
     result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
     _pair_list_price(result)
+    _shown_stock(result)
     return result
+
+
+def _shown_stock(result: StructuredData) -> None:
+    """A page that offers the product for sale (an enabled buy button, no out-of-stock notice:
+    the visible reader's InStock) is in stock whatever its markup says: markup that says out of
+    stock next to a live buy button is a cached or default variant's state. Any other
+    disagreement keeps the markup (a notice may be one size's)."""
+    found, provenance = result.structured_data, result.provenance
+    if found.get("availability") not in NOT_FOR_SALE:
+        return
+    shown = next((c for c in result.conflicts if c["field"] == "availability" and c["source"] == "visible"
+                  and c["value"] == "InStock"), None)
+    if shown is not None:
+        shown.update(source=shown["kept_source"], value=shown["kept_value"], kept_source="visible", kept_value="InStock")
+        found["availability"], provenance["structured_data.availability"] = "InStock", "visible"
 
 
 def _pair_list_price(result: StructuredData) -> None:

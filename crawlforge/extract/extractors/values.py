@@ -16,7 +16,7 @@ _AVAILABILITY = {
     )
 }
 # OpenGraph/Facebook catalogue spellings of the same states.
-_AVAILABILITY.update({"oos": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
+_AVAILABILITY.update({"oos": "OutOfStock", "outstock": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
 _AVAILABILITY.update({"notsold": "InStock", "sold": "SoldOut"})  # classified ads' status of the item
 
 

@@ -2,14 +2,14 @@
 
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
-whose markup names a product). The
-shown price, currency, name and stock (an out-of-stock notice, else an enabled buy button)
-come last, only where no markup says anything (``VisiblePriceExtractor``, on pages parsed for
-their markup anyway), and only on a page
-with an enabled buy button whose main heading has at most a few prices right under it (a
-listing's heading has a card after card of them). A buy button is no proof against markup
-that says out of stock: shops leave it on the page. Elements whose itemprop, class, id or data attributes name a
-price are read with price-parser; a struck-through or "was" price is the list price.
+whose markup names a product). The shown price, currency, name and stock (an out-of-stock
+notice, else an enabled buy button) come last, only where no markup says anything
+(``VisiblePriceExtractor``, on pages parsed for their markup anyway), and only on a page with
+an enabled buy button whose main heading has at most a few prices right under it (a listing's
+heading has card after card of them). One exception to the ranking: its InStock (a buy button,
+no notice) overrules markup that says out of stock (``structured._shown_stock``). Elements whose
+itemprop, class, id or data attributes name a price are read with price-parser; a
+struck-through or "was" price is the list price.
 """
 
 from __future__ import annotations
