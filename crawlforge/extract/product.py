@@ -8,7 +8,9 @@ None, never guessed; bad page content gives warnings, never an exception.
 
 from __future__ import annotations
 
-from crawlforge.extract.structured import StructuredData, extract_structured_data
+import copy
+
+from crawlforge.extract.structured import StructuredData, shared_structured_data
 
 FIELDS = {  # record key <- structured_data key
     "name": "product_name", "price": "price", "currency": "currency", "list_price": "list_price",
@@ -23,7 +25,7 @@ _PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware"
 def extract_product(html: str, url: str) -> dict:
     """The product record (keys in ``FIELDS``, plus ``is_product``, ``provenance`` and the
     readers' ``warnings``: "extractor: message" lines)."""
-    data = extract_structured_data(html if isinstance(html, str) else "", url or "")
+    data = shared_structured_data(html if isinstance(html, str) else "", url if isinstance(url, str) else "")
     record = product_record(data)
     record["warnings"] = [f"{w['extractor']}: {w['message']}" for w in data.warnings + data.errors]
     return record
@@ -31,7 +33,7 @@ def extract_product(html: str, url: str) -> dict:
 
 def product_record(data: StructuredData) -> dict:
     found = data.structured_data
-    record = {key: found.get(source) for key, source in FIELDS.items()}
+    record = {key: copy.deepcopy(found.get(source)) for key, source in FIELDS.items()}  # shared result
     record["provenance"] = {key: data.provenance[f"structured_data.{source}"]
                             for key, source in FIELDS.items() if source in found}
     record["is_product"] = is_product(record)

@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import Finding, Page, load_extractors
-from crawlforge.extract.extractors.values import as_decimal, same
+from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
 _NO_CONFLICT_FIELDS = {"variants"}  # lists: the winner's list is kept whole
-NOT_FOR_SALE = {"OutOfStock", "SoldOut", "Discontinued"}
 
 
 @dataclass
@@ -61,23 +60,36 @@ def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> Struc
     return _extract(page, extractors)
 
 
+def shared_structured_data(html: str, url: str) -> StructuredData:
+    """``extract_structured_data`` with the default registry for readers that change nothing
+    (the product record, the markdown's header): the remembered result itself, no copy."""
+    key = (html, url)
+    result = _REMEMBERED.get(key)
+    return result if result is not None else _remember(key, _extract(_page(html, url), None))
+
+
 _REMEMBERED: OrderedDict = OrderedDict()  # (html, url) -> StructuredData, the last few pages
 REMEMBERED_PAGES = 4
 
 
 def _remembered(html: str, url: str, make) -> StructuredData:
-    """A copy of the page's result, made once (the caller may change what it gets)."""
+    """The page's result: made once and handed to its first caller (the pipeline's step, which
+    changes nothing before the page's markdown reads it); a copy for a caller asking again."""
     key = (html, url)
     result = _REMEMBERED.get(key)
-    if result is None:
-        result = _REMEMBERED[key] = make()
-        while len(_REMEMBERED) > REMEMBERED_PAGES:
-            _REMEMBERED.popitem(last=False)
-    return copy.deepcopy(result)
+    return copy.deepcopy(result) if result is not None else _remember(key, make())
+
+
+def _remember(key: tuple, result: StructuredData) -> StructuredData:
+    _REMEMBERED[key] = result
+    while len(_REMEMBERED) > REMEMBERED_PAGES:
+        _REMEMBERED.popitem(last=False)
+    return result
 
 
 def _extract(page: Page, extractors) -> StructuredData:
     result = StructuredData()
+    page.found = result.structured_data  # the readers see what the ones ranked above them found
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():

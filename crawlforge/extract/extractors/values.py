@@ -7,6 +7,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urljoin
 
+NOT_FOR_SALE = {"OutOfStock", "SoldOut", "Discontinued"}  # the states that say "you cannot buy it now"
 _NUMBER = re.compile(r"\d[\d.,\s\u00a0\u202f']*")
 _AVAILABILITY = {
     name.lower(): name

@@ -34,6 +34,7 @@ _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
                  "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
+_H1 = lxml.etree.XPath("//body//h1")
 _NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
 _BUTTONS = lxml.etree.XPath(
     "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
@@ -71,7 +72,8 @@ class VisiblePriceExtractor(Extractor):
         if not buy_button(page.tree):
             return None  # no buy button: a price list or a service, not a product on sale
         fields = shown_price(near, page.url, warnings)
-        fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
+        if page.found.get("availability") in (None, *values.NOT_FOR_SALE):  # else it changes nothing
+            fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
         return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
@@ -134,7 +136,7 @@ def _next_to(heading) -> list:
 
 def _headings(tree):
     """The page's h1 headings, then (for pages without one that works) its itemprop=name."""
-    yield from tree.iterfind(".//body//h1")
+    yield from _H1(tree)
     yield from _NAME_ELEMENT(tree)
 
 
@@ -223,9 +225,9 @@ def _currencies() -> dict:
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<", re.I)
+    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
 
 
 @lru_cache(maxsize=1)
 def _notice_pattern() -> re.Pattern:
-    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<", re.I)
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<")
