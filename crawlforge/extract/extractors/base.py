@@ -14,6 +14,7 @@ from crawlforge.extract.dom import ParsedPage
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
 _SCRIPTS = lxml.etree.XPath("//script[@type]")
+LXML_MAX_TEXT_BYTES = 10_000_000  # libxml2's XML_MAX_TEXT_LENGTH
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -49,7 +50,10 @@ class Page:
     def script_texts(self, script_type: str) -> list[str]:
         """The text of every ``<script type="script_type">`` (the exact value), in document order:
         from the shared lexbor parse when the page came with one, else from the lxml ``tree``
-        (the product readers parse it anyway on pages with scripts worth reading)."""
+        (the product readers parse it anyway on pages with scripts worth reading). libxml2 cuts a
+        text node over 10 MB to nothing, so a page that could hold one is read by lexbor."""
+        if self.parsed is None and len(self.html) * 4 > LXML_MAX_TEXT_BYTES:
+            self.parsed = ParsedPage(self.html)
         if self.parsed is not None:
             return [node.text(deep=True) for node in self.parsed.tree.css("script")
                     if node.attributes.get("type") == script_type]
