@@ -123,6 +123,15 @@ def test_call_for_price_is_no_price():
         '<span class="price">Call for price</span><button>Add to cart</button>'), "https://shop.example/widget")
     assert record["price"] is None and record["currency"] is None
     assert record["name"] == "Widget" and record["is_product"] is False
+    assert record["warnings"] == ["json-ld: offer price 'Call for price' is no amount; price left empty."]
+
+
+def test_json_ld_price_without_currency_keeps_the_amount_and_warns():
+    record = extract_product(synthetic_product_page(
+        '{"@type": "Product", "name": "Widget", "offers": {"@type": "Offer", "price": "12.50"}}'),
+        "https://shop.example/widget")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("12.50", None, "json-ld")
+    assert record["warnings"] == ["json-ld: price 12.50 has no currency; currency left empty."]
 
 
 def test_visible_price_without_currency_keeps_the_amount_and_warns():
