@@ -21,15 +21,17 @@ def phrases(name: str) -> tuple:
 def pattern(name: str) -> re.Pattern:
     """One case-blind regex of the file's phrases, blanks as any space. Written as a trie
     (``ad(?:\\s+(?:id|number))?``): an alternation of dozens of phrases tried at every
-    position of a page is many times slower; and letters as ``[aA]`` classes, not ``re.I``
-    (a third faster over a page's text)."""
+    position of a page is many times slower; letters as ``[aA]`` classes, not ``re.I`` (a third
+    faster over a page's text); and a lookahead of the first letters, one set test where a
+    position starts no phrase (twice as fast again)."""
     trie: dict = {}
     for phrase in phrases(name):
         node = trie
         for char in " ".join(phrase.split()):
             node = node.setdefault(char, {})
         node[""] = {}
-    return re.compile(_regex(trie))
+    first = "".join(re.escape(c) for c in sorted({c for char in trie for c in (char.lower(), char.upper())}))
+    return re.compile(f"(?=[{first}]){_regex(trie)}")
 
 
 def _regex(node: dict) -> str:
