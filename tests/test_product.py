@@ -9,6 +9,7 @@ from pathlib import Path
 
 from crawlforge.extract.markdown import html_to_markdown
 from crawlforge.extract.product import extract_product
+from crawlforge.extract.structured import extract_structured_data
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT, STRUCTURED = ROOT / "fixtures" / "product", ROOT / "fixtures" / "structured"
@@ -45,7 +46,19 @@ def test_sale_price_with_its_struck_through_list_price():
     record = extract_product(page(STRUCTURED / "product" / "almedina_net_codigo_trabalho_magento.html"),
                              "https://www.almedina.net/c-digo-do-trabalho-anotado-1589482272.html")
     assert (record["price"], record["list_price"], record["currency"]) == ("71.91", "79.90", "EUR")
-    assert record["provenance"]["price"] == "microdata" and record["provenance"]["list_price"] == "visible"
+    # Magento's own price box for the form's product: finalPrice 71.910401 shown as "71,91 €",
+    # oldPrice shown "79,90 €" (the related products' boxes hold other prices)
+    assert record["provenance"]["price"] == "magento" and record["provenance"]["list_price"] == "magento"
+
+
+def test_magento_price_box_of_the_add_to_cart_product():
+    html = page(PRODUCT / "almedina-91f0a111.html.gz")
+    data = extract_structured_data(html, "https://www.almedina.net/the-one-device-the-secret-history-of-the-iphone-1605177813.html")
+    assert data.platform_data["magento"] == {"product_id": "78916", "price": "10.75", "list_price": "11.95",
+                                             "currency": "EUR"}
+    record = extract_product(html, "https://www.almedina.net/the-one-device-the-secret-history-of-the-iphone-1605177813.html")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("10.75", "EUR", "magento")
+    assert record["is_product"] is True
 
 
 def test_markup_out_of_stock_next_to_a_live_buy_button_is_in_stock():

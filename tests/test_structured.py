@@ -67,7 +67,7 @@ def test_almedina_pre_tax_opengraph_price_is_a_recorded_conflict():
     data = run("product/almedina_net_codigo_trabalho_magento.html", "https://www.almedina.net/c-digo-do-trabalho-anotado-1589482272.html")
     assert data.structured_data["price"] == "71.91"
     assert data.conflicts == [{"field": "price", "source": "opengraph", "value": "67.8400",
-                               "kept_source": "microdata", "kept_value": "71.91"}]
+                               "kept_source": "magento", "kept_value": "71.91"}]
 
 
 def test_happycoffee_shopify_meta_outranks_microdata_and_opengraph():

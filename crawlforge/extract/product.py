@@ -19,7 +19,7 @@ FIELDS = {  # record key <- structured_data key
 }
 # A page is a single-product page when one of these says so; the visible reader alone needs
 # a price and a name (a heading) to count.
-_PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware", "opengraph"}
+_PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware", "magento", "opengraph"}
 
 
 def extract_product(html: str, url: str) -> dict:

@@ -19,6 +19,7 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.shopify:ShopifyExtractor",
     "crawlforge.extract.extractors.woocommerce:WooCommerceExtractor",
     "crawlforge.extract.extractors.shopware:ShopwareExtractor",
+    "crawlforge.extract.extractors.magento:MagentoExtractor",
     "crawlforge.extract.extractors.microdata:MicrodataExtractor",
     "crawlforge.extract.extractors.opengraph:OpenGraphExtractor",
     "crawlforge.extract.extractors.meta:MetaTagsExtractor",
