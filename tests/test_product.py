@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from crawlforge.extract.extractors.appstate import AppStateExtractor
 from crawlforge.extract.markdown import html_to_markdown
 from crawlforge.extract.product import extract_product
 from crawlforge.extract.structured import extract_structured_data
@@ -73,6 +74,22 @@ def test_markup_out_of_stock_without_a_buy_button_stays_out_of_stock():
                              "https://www.ikea.com/gb/en/p/djungelskog-soft-toy-brown-bear-00402813/")
     assert (record["price"], record["sku"]) == ("25", "004.028.13")
     assert (record["availability"], record["provenance"]["availability"]) == ("OutOfStock", "json-ld")
+
+
+def test_product_in_embedded_app_state_is_the_one_named_like_the_page():
+    html = page(PRODUCT / "johnlewis-f48e9949.html.gz")
+    url = "https://www.johnlewis.com/gant-akron-leather-chelsea-boot/cognac/p5095418"
+    data = extract_structured_data(html, url, extractors=[AppStateExtractor])  # as on a page without markup
+    assert data.structured_data == {"product_name": "GANT Akron Leather Chelsea Boot, Cognac", "price": "136.00",
+                                    "currency": "GBP"}
+    assert data.provenance["structured_data.price"] == "embedded:next_data"
+
+
+def test_a_priced_object_in_a_blogs_app_state_is_no_product():
+    html = page(PRODUCT / "wcxb-2972.html.gz")  # a gift membership, 50.00 USD, in __PRELOADED_STATE__
+    assert extract_structured_data(html, "https://netflixtechblog.com/", extractors=[AppStateExtractor]).is_empty()
+    record = extract_product(html, "https://netflixtechblog.com/")
+    assert record["price"] is None and record["is_product"] is False
 
 
 def test_page_with_only_a_visible_price_under_its_heading():

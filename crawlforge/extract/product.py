@@ -19,7 +19,8 @@ FIELDS = {  # record key <- structured_data key
 }
 # A page is a single-product page when one of these says so; the visible reader alone needs
 # a price and a name (a heading) to count.
-_PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware", "magento", "opengraph"}
+_PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware", "magento", "opengraph", "embedded",
+                    "template"}
 
 
 def extract_product(html: str, url: str) -> dict:
@@ -46,4 +47,5 @@ def is_product(record: dict) -> bool:
     sources = set(record["provenance"].get(key) for key in ("price", "sku", "availability")) - {None}
     if not record.get("name"):
         return False
-    return bool(sources & _PRODUCT_SOURCES) or record["provenance"].get("price") == "visible"
+    read = {source.partition(":")[0] for source in sources}  # "embedded:next_data" -> "embedded"
+    return bool(read & _PRODUCT_SOURCES) or record["provenance"].get("price") == "visible"

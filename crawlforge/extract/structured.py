@@ -93,9 +93,10 @@ def _extract(page: Page, extractors) -> StructuredData:
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():
-            if extractor.name not in result.sources_found:  # two readers may share a name ("visible")
-                result.sources_found.append(extractor.name)
-            _merge(result, finding, extractor.name)
+            source = finding.source or extractor.name
+            if source not in result.sources_found:  # two readers may share a name ("visible")
+                result.sources_found.append(source)
+            _merge(result, finding, source)
     result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
     _pair_list_price(result)
     _shown_stock(result)

@@ -120,6 +120,7 @@ class Finding:
     structured_data: dict = field(default_factory=dict)
     platform_data: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
+    source: str | None = None  # the provenance label, when more precise than the reader's name
 
     def is_empty(self) -> bool:
         return not (self.meta or self.structured_data or self.platform_data)
