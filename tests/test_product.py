@@ -92,6 +92,16 @@ def test_a_priced_object_in_a_blogs_app_state_is_no_product():
     assert record["price"] is None and record["is_product"] is False
 
 
+def test_a_site_templates_own_fields_when_the_url_is_its_product_page():
+    html = (ROOT / "fixtures" / "templates" / "amazon" / "amazon-ae-atomic-habits-excerpt.html").read_text(encoding="utf-8")
+    record = extract_product(html, "https://www.amazon.ae/dp/1847941834")
+    assert (record["name"], record["price"], record["currency"]) == (
+        "Atomic Habits: the life-changing million-copy #1 bestseller", "55.00", "AED")
+    assert (record["brand"], record["availability"]) == ("James Clear", "InStock")
+    assert record["provenance"]["price"] == "template:amazon-product" and record["is_product"] is True
+    assert extract_product(html, "https://shop.example/dp/1847941834")["price"] is None  # not the template's site
+
+
 def test_page_with_only_a_visible_price_under_its_heading():
     record = extract_product(page(PRODUCT / "wcxb-3065.html.gz"), "https://www.oneplus.com/us/13")
     assert (record["name"], record["price"], record["currency"]) == ("OnePlus 13", "899.99", "USD")

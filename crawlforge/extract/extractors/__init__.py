@@ -23,6 +23,7 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.microdata:MicrodataExtractor",
     "crawlforge.extract.extractors.opengraph:OpenGraphExtractor",
     "crawlforge.extract.extractors.meta:MetaTagsExtractor",
+    "crawlforge.extract.extractors.templated:TemplateExtractor",
     "crawlforge.extract.extractors.appstate:AppStateExtractor",
     "crawlforge.extract.extractors.visible:VisiblePriceExtractor",
 )

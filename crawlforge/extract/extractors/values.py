@@ -19,6 +19,7 @@ _AVAILABILITY = {
 # OpenGraph/Facebook catalogue spellings of the same states.
 _AVAILABILITY.update({"oos": "OutOfStock", "outstock": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
 _AVAILABILITY.update({"notsold": "InStock", "sold": "SoldOut"})  # classified ads' status of the item
+STATES = frozenset(_AVAILABILITY.values())  # the schema.org short names ``availability`` knows
 
 
 def one_or_many(value) -> list:
