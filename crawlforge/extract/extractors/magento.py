@@ -32,14 +32,12 @@ class MagentoExtractor(Extractor):
         box = next((b for b in page.tree.iterfind('.//*[@data-role="priceBox"]')
                     if b.get("data-product-id") == product_id), None)
         final, old = (_amount(box, kind, page.url) if box is not None else {} for kind in ("finalPrice", "oldPrice"))
-        platform = values.compact({"product_id": product_id, "price": final.get("price"),
-                                   "list_price": old.get("price"), "currency": final.get("currency")})
-        listed = old.get("price")
+        price, listed = final.get("price"), old.get("price")
+        platform = values.compact({"product_id": product_id, "price": price, "list_price": listed,
+                                   "currency": final.get("currency")})
         return Finding(
-            structured_data=values.compact({
-                "price": final.get("price"), "currency": final.get("currency"),
-                "list_price": listed if listed and final.get("price") and listed != final["price"] else None,
-            }),
+            structured_data=values.compact({"price": price, "currency": final.get("currency"),
+                                            "list_price": listed if price and listed != price else None}),
             platform_data={"magento": platform},
         )
 
