@@ -34,11 +34,7 @@ _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
                  "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
-_H1 = lxml.etree.XPath("//body//h1")
 _NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
-_BUTTONS = lxml.etree.XPath(
-    "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
-    " or contains(@class, 'btn') or contains(@class, 'button')]")
 _STRUCK = {"del", "s", "strike"}
 
 
@@ -94,13 +90,21 @@ def shown_code(html: str, start: int = 0) -> str | None:
 def buy_button(tree) -> bool:
     """Whether an enabled button or button-like link reads as a buy button."""
     words = pattern("buy_buttons")
-    for button in _BUTTONS(tree):
+    for button in filter(_is_button, tree.iter("button", "input", "a")):  # iter: twice an XPath's speed
         if "disabled" in button.attrib or button.get("aria-disabled") == "true":
             continue
         label = " ".join((button.text_content() or button.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
             return True
     return False
+
+
+def _is_button(element) -> bool:
+    """A button, a submit/button input, or a link styled or marked as a button."""
+    if element.tag == "a":
+        classes = element.get("class") or ""
+        return element.get("role") == "button" or "btn" in classes or "button" in classes
+    return element.tag == "button" or element.get("type") in ("submit", "button")
 
 
 def shown_price(tags: list, url: str, warnings: list) -> dict:
@@ -136,7 +140,7 @@ def _next_to(heading) -> list:
 
 def _headings(tree):
     """The page's h1 headings, then (for pages without one that works) its itemprop=name."""
-    yield from _H1(tree)
+    yield from tree.iter("h1")
     yield from _NAME_ELEMENT(tree)
 
 
