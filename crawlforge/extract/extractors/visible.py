@@ -32,7 +32,8 @@ MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
-PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
+# In the order they are tried: a JSON-LD type in the head is found after a few kilobytes.
+PRODUCT_HINTS = ('"Product"', "chema.org/Product", '"product"', "chema.org/product", "product:price",
                  "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
 _NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
 _STRUCK = {"del", "s", "strike"}
