@@ -1,6 +1,6 @@
 """Embedded app state (``__NEXT_DATA__``, ``__NUXT__``, Apollo, Redux...), read by
-``crawlforge.extract.embedded``: a product-shaped object in it (a price with a name or a SKU)
-when no markup or platform data gave the page a price. Provenance ``embedded:<state name>``.
+``crawlforge.extract.embedded``: a product-shaped object in it (a price and a name, with its
+SKU and currency when it has them) when no markup or platform data gave the page a price. Provenance ``embedded:<state name>``.
 
 State holds many products (recommendations, the cart, a listing, a blog's gift offer): the one
 the page is about names the page (its name is the h1, or in the <title>). No such object, no
