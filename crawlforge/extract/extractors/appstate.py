@@ -1,6 +1,8 @@
 """Embedded app state (``__NEXT_DATA__``, ``__NUXT__``, Apollo, Redux...), read by
 ``crawlforge.extract.embedded``: a product-shaped object in it (a price and a name, with its
-SKU and currency when it has them) when no markup or platform data gave the page a price. Provenance ``embedded:<state name>``.
+SKU and currency when it has them) on a page whose markup names a product (``visible.may_sell``)
+but gave it no price (news sites ship app state too: reading it on every article is not free).
+Provenance ``embedded:<state name>``.
 
 State holds many products (recommendations, the cart, a listing, a blog's gift offer): the one
 the page is about names the page (its name is the h1, or in the <title>). No such object, no
@@ -12,6 +14,7 @@ from __future__ import annotations
 from crawlforge.extract import embedded
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.visible import may_sell
 
 MARKERS = ("__NEXT_DATA__", "__NUXT", "__APOLLO_STATE__", "__INITIAL_STATE__", "__PRELOADED_STATE__",
            "self.__next_f", "__remixContext", "__APP_STATE__", "__STATE__", "data-page=")
@@ -27,8 +30,8 @@ class AppStateExtractor(Extractor):
     priority = 30
 
     def extract(self, page: Page) -> Finding | None:
-        if page.found.get("price") or not any(marker in page.html for marker in MARKERS):
-            return None  # a fallback: reading megabytes of state to record a conflict is not worth it
+        if page.found.get("price") or not may_sell(page.html) or not any(m in page.html for m in MARKERS):
+            return None  # a fallback, on pages whose markup names a product: state can be megabytes
         state = embedded.extract_embedded_state(page.html)
         names = _page_names(page)
         for name, value in state["data"].items():

@@ -58,6 +58,8 @@ class VisiblePriceExtractor(Extractor):
         if not page.worth_parsing("ld+json") or not page.worth_parsing("price", "Price", "PRICE") \
                 or page.tree is None:
             return None  # only pages with markup to parse for anyway: a parse costs more than the rest
+        if "headline" in page.found and "product_name" not in page.found:
+            return None  # the markup says article, and names no product
         warnings: list = []
         for heading in _headings(page.tree):
             name = _words(heading)
