@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from crawlforge.extract.extractors.appstate import AppStateExtractor
 from crawlforge.extract.markdown import html_to_markdown
 from crawlforge.extract.product import extract_product
+from crawlforge.extract.structured import extract_structured_data
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT, STRUCTURED = ROOT / "fixtures" / "product", ROOT / "fixtures" / "structured"
@@ -45,7 +47,59 @@ def test_sale_price_with_its_struck_through_list_price():
     record = extract_product(page(STRUCTURED / "product" / "almedina_net_codigo_trabalho_magento.html"),
                              "https://www.almedina.net/c-digo-do-trabalho-anotado-1589482272.html")
     assert (record["price"], record["list_price"], record["currency"]) == ("71.91", "79.90", "EUR")
-    assert record["provenance"]["price"] == "microdata" and record["provenance"]["list_price"] == "visible"
+    # Magento's own price box for the form's product: finalPrice 71.910401 shown as "71,91 €",
+    # oldPrice shown "79,90 €" (the related products' boxes hold other prices)
+    assert record["provenance"]["price"] == "magento" and record["provenance"]["list_price"] == "magento"
+
+
+def test_magento_price_box_of_the_add_to_cart_product():
+    html = page(PRODUCT / "almedina-91f0a111.html.gz")
+    data = extract_structured_data(html, "https://www.almedina.net/the-one-device-the-secret-history-of-the-iphone-1605177813.html")
+    assert data.platform_data["magento"] == {"product_id": "78916", "price": "10.75", "list_price": "11.95",
+                                             "currency": "EUR"}
+    record = extract_product(html, "https://www.almedina.net/the-one-device-the-secret-history-of-the-iphone-1605177813.html")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("10.75", "EUR", "magento")
+    assert record["is_product"] is True
+
+
+def test_markup_out_of_stock_next_to_a_live_buy_button_is_in_stock():
+    record = extract_product(page(PRODUCT / "johnlewis-f48e9949.html.gz"),
+                             "https://www.johnlewis.com/gant-akron-leather-chelsea-boot/cognac/p5095418")
+    assert (record["price"], record["currency"], record["sku"]) == ("136.00", "GBP", "39139301")
+    assert (record["availability"], record["provenance"]["availability"]) == ("InStock", "visible")
+
+
+def test_markup_out_of_stock_without_a_buy_button_stays_out_of_stock():
+    record = extract_product(page(PRODUCT / "ikea-897bc5b5.html.gz"),
+                             "https://www.ikea.com/gb/en/p/djungelskog-soft-toy-brown-bear-00402813/")
+    assert (record["price"], record["sku"]) == ("25", "004.028.13")
+    assert (record["availability"], record["provenance"]["availability"]) == ("OutOfStock", "json-ld")
+
+
+def test_product_in_embedded_app_state_is_the_one_named_like_the_page():
+    html = page(PRODUCT / "johnlewis-f48e9949.html.gz")
+    url = "https://www.johnlewis.com/gant-akron-leather-chelsea-boot/cognac/p5095418"
+    data = extract_structured_data(html, url, extractors=[AppStateExtractor])  # as on a page without markup
+    assert data.structured_data == {"product_name": "GANT Akron Leather Chelsea Boot, Cognac", "price": "136.00",
+                                    "currency": "GBP"}
+    assert data.provenance["structured_data.price"] == "embedded:next_data"
+
+
+def test_a_priced_object_in_a_blogs_app_state_is_no_product():
+    html = page(PRODUCT / "wcxb-2972.html.gz")  # a gift membership, 50.00 USD, in __PRELOADED_STATE__
+    assert extract_structured_data(html, "https://netflixtechblog.com/", extractors=[AppStateExtractor]).is_empty()
+    record = extract_product(html, "https://netflixtechblog.com/")
+    assert record["price"] is None and record["is_product"] is False
+
+
+def test_a_site_templates_own_fields_when_the_url_is_its_product_page():
+    html = (ROOT / "fixtures" / "templates" / "amazon" / "amazon-ae-atomic-habits-excerpt.html").read_text(encoding="utf-8")
+    record = extract_product(html, "https://www.amazon.ae/dp/1847941834")
+    assert (record["name"], record["price"], record["currency"]) == (
+        "Atomic Habits: the life-changing million-copy #1 bestseller", "55.00", "AED")
+    assert (record["brand"], record["availability"]) == ("James Clear", "InStock")
+    assert record["provenance"]["price"] == "template:amazon-product" and record["is_product"] is True
+    assert extract_product(html, "https://shop.example/dp/1847941834")["price"] is None  # not the template's site
 
 
 def test_page_with_only_a_visible_price_under_its_heading():
@@ -109,6 +163,15 @@ def test_call_for_price_is_no_price():
         '<span class="price">Call for price</span><button>Add to cart</button>'), "https://shop.example/widget")
     assert record["price"] is None and record["currency"] is None
     assert record["name"] == "Widget" and record["is_product"] is False
+    assert record["warnings"] == ["json-ld: offer price 'Call for price' is no amount; price left empty."]
+
+
+def test_json_ld_price_without_currency_keeps_the_amount_and_warns():
+    record = extract_product(synthetic_product_page(
+        '{"@type": "Product", "name": "Widget", "offers": {"@type": "Offer", "price": "12.50"}}'),
+        "https://shop.example/widget")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("12.50", None, "json-ld")
+    assert record["warnings"] == ["json-ld: price 12.50 has no currency; currency left empty."]
 
 
 def test_visible_price_without_currency_keeps_the_amount_and_warns():

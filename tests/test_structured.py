@@ -67,7 +67,7 @@ def test_almedina_pre_tax_opengraph_price_is_a_recorded_conflict():
     data = run("product/almedina_net_codigo_trabalho_magento.html", "https://www.almedina.net/c-digo-do-trabalho-anotado-1589482272.html")
     assert data.structured_data["price"] == "71.91"
     assert data.conflicts == [{"field": "price", "source": "opengraph", "value": "67.8400",
-                               "kept_source": "microdata", "kept_value": "71.91"}]
+                               "kept_source": "magento", "kept_value": "71.91"}]
 
 
 def test_happycoffee_shopify_meta_outranks_microdata_and_opengraph():
@@ -170,10 +170,15 @@ def test_shopware_5_buy_box_order_number():
     assert "image" not in data.structured_data  # srcset-only <img itemprop=image>
 
 
-def test_shopware_zooroyal_out_of_stock():
+def test_shopware_zooroyal_markup_out_of_stock_but_shown_for_sale():
     data = run("eval/zooroyal.de.trixie.html", "https://www.zooroyal.de/trixie-natura-kleintierstall-mit-freilaufgehege")
     assert data.platform_data["shopware"] == {"ordernumber": "1000017279"}
-    assert (data.structured_data["availability"], data.structured_data["gtin"]) == ("OutOfStock", "4011905623016")
+    # its microdata (and app state) say out of stock, but the page shows an enabled
+    # "In den Warenkorb" button and no notice: the shopper can buy it
+    assert (data.structured_data["availability"], data.structured_data["gtin"]) == ("InStock", "4011905623016")
+    assert data.provenance["structured_data.availability"] == "visible"
+    assert {"field": "availability", "source": "microdata", "value": "OutOfStock", "kept_source": "visible",
+            "kept_value": "InStock"} in data.conflicts
 
 
 def test_wordpress_product_post_type_is_not_woocommerce():

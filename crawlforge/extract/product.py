@@ -8,7 +8,9 @@ None, never guessed; bad page content gives warnings, never an exception.
 
 from __future__ import annotations
 
-from crawlforge.extract.structured import StructuredData, extract_structured_data
+import copy
+
+from crawlforge.extract.structured import StructuredData, shared_structured_data
 
 FIELDS = {  # record key <- structured_data key
     "name": "product_name", "price": "price", "currency": "currency", "list_price": "list_price",
@@ -17,13 +19,14 @@ FIELDS = {  # record key <- structured_data key
 }
 # A page is a single-product page when one of these says so; the visible reader alone needs
 # a price and a name (a heading) to count.
-_PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware", "opengraph"}
+_PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware", "magento", "opengraph", "embedded",
+                    "template"}
 
 
 def extract_product(html: str, url: str) -> dict:
     """The product record (keys in ``FIELDS``, plus ``is_product``, ``provenance`` and the
     readers' ``warnings``: "extractor: message" lines)."""
-    data = extract_structured_data(html if isinstance(html, str) else "", url or "")
+    data = shared_structured_data(html if isinstance(html, str) else "", url if isinstance(url, str) else "")
     record = product_record(data)
     record["warnings"] = [f"{w['extractor']}: {w['message']}" for w in data.warnings + data.errors]
     return record
@@ -31,7 +34,7 @@ def extract_product(html: str, url: str) -> dict:
 
 def product_record(data: StructuredData) -> dict:
     found = data.structured_data
-    record = {key: found.get(source) for key, source in FIELDS.items()}
+    record = {key: copy.deepcopy(found.get(source)) for key, source in FIELDS.items()}  # shared result
     record["provenance"] = {key: data.provenance[f"structured_data.{source}"]
                             for key, source in FIELDS.items() if source in found}
     record["is_product"] = is_product(record)
@@ -44,4 +47,5 @@ def is_product(record: dict) -> bool:
     sources = set(record["provenance"].get(key) for key in ("price", "sku", "availability")) - {None}
     if not record.get("name"):
         return False
-    return bool(sources & _PRODUCT_SOURCES) or record["provenance"].get("price") == "visible"
+    read = {source.partition(":")[0] for source in sources}  # "embedded:next_data" -> "embedded"
+    return bool(read & _PRODUCT_SOURCES) or record["provenance"].get("price") == "visible"

@@ -2,7 +2,8 @@
 read before cleaning and merged by extractor priority, with provenance.
 
 Merge rule: for each field the highest-priority extractor that has a value wins;
-every other extractor with a different value is recorded in ``conflicts``.
+every other extractor with a different value is recorded in ``conflicts``. One exception: a
+page that shows the product for sale is in stock whatever its markup says (``_shown_stock``).
 An extractor that raises becomes an ``errors`` entry; the others still run.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import Finding, Page, load_extractors
-from crawlforge.extract.extractors.values import as_decimal, same
+from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
 _NO_CONFLICT_FIELDS = {"variants"}  # lists: the winner's list is kept whole
@@ -59,32 +60,62 @@ def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> Struc
     return _extract(page, extractors)
 
 
+def shared_structured_data(html: str, url: str) -> StructuredData:
+    """``extract_structured_data`` with the default registry for readers that change nothing
+    (the product record, the markdown's header): the remembered result itself, no copy."""
+    key = (html, url)
+    result = _REMEMBERED.get(key)
+    return result if result is not None else _remember(key, _extract(_page(html, url), None))
+
+
 _REMEMBERED: OrderedDict = OrderedDict()  # (html, url) -> StructuredData, the last few pages
 REMEMBERED_PAGES = 4
 
 
 def _remembered(html: str, url: str, make) -> StructuredData:
-    """A copy of the page's result, made once (the caller may change what it gets)."""
+    """The page's result: made once and handed to its first caller (the pipeline's step, which
+    changes nothing before the page's markdown reads it); a copy for a caller asking again."""
     key = (html, url)
     result = _REMEMBERED.get(key)
-    if result is None:
-        result = _REMEMBERED[key] = make()
-        while len(_REMEMBERED) > REMEMBERED_PAGES:
-            _REMEMBERED.popitem(last=False)
-    return copy.deepcopy(result)
+    return copy.deepcopy(result) if result is not None else _remember(key, make())
+
+
+def _remember(key: tuple, result: StructuredData) -> StructuredData:
+    _REMEMBERED[key] = result
+    while len(_REMEMBERED) > REMEMBERED_PAGES:
+        _REMEMBERED.popitem(last=False)
+    return result
 
 
 def _extract(page: Page, extractors) -> StructuredData:
     result = StructuredData()
+    page.found = result.structured_data  # the readers see what the ones ranked above them found
     for extractor in load_extractors(extractors):
         finding = _run(extractor, page, result)
         if finding is not None and not finding.is_empty():
-            if extractor.name not in result.sources_found:  # two readers may share a name ("visible")
-                result.sources_found.append(extractor.name)
-            _merge(result, finding, extractor.name)
+            source = finding.source or extractor.name
+            if source not in result.sources_found:  # two readers may share a name ("visible")
+                result.sources_found.append(source)
+            _merge(result, finding, source)
     result.warnings.extend({"extractor": "parser", "message": message} for message in page.warnings)
     _pair_list_price(result)
+    _shown_stock(result)
     return result
+
+
+def _shown_stock(result: StructuredData) -> None:
+    """A page that offers the product for sale (an enabled buy button, no out-of-stock notice:
+    the visible reader's InStock) is in stock whatever its markup says: markup that says out of
+    stock next to a live buy button is a cached or default variant's state. Any other
+    disagreement keeps the markup (a notice may be one size's)."""
+    found, provenance = result.structured_data, result.provenance
+    if found.get("availability") not in NOT_FOR_SALE:
+        return
+    shown = next((c for c in result.conflicts if c["field"] == "availability" and c["source"] == "visible"
+                  and c["value"] == "InStock"), None)
+    if shown is not None:
+        shown.update(source=shown["kept_source"], value=shown["kept_value"], kept_source="visible", kept_value="InStock")
+        found["availability"], provenance["structured_data.availability"] = "InStock", "visible"
 
 
 def _pair_list_price(result: StructuredData) -> None:

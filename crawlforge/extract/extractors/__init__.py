@@ -19,9 +19,12 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.shopify:ShopifyExtractor",
     "crawlforge.extract.extractors.woocommerce:WooCommerceExtractor",
     "crawlforge.extract.extractors.shopware:ShopwareExtractor",
+    "crawlforge.extract.extractors.magento:MagentoExtractor",
     "crawlforge.extract.extractors.microdata:MicrodataExtractor",
     "crawlforge.extract.extractors.opengraph:OpenGraphExtractor",
     "crawlforge.extract.extractors.meta:MetaTagsExtractor",
+    "crawlforge.extract.extractors.templated:TemplateExtractor",
+    "crawlforge.extract.extractors.appstate:AppStateExtractor",
     "crawlforge.extract.extractors.visible:VisiblePriceExtractor",
 )
 

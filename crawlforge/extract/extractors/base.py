@@ -6,12 +6,15 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import lxml.etree
 from extruct.utils import parse_html
 
 from crawlforge.extract.dom import ParsedPage
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
+_SCRIPTS = lxml.etree.XPath("//script[@type]")
+LXML_MAX_TEXT_BYTES = 10_000_000  # libxml2's XML_MAX_TEXT_LENGTH
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -31,7 +34,8 @@ class Page:
     but head tags: ``head_root`` parses only the text up to ``</head>`` unless the
     whole ``tree`` was already needed (microdata, platform markup). Script blocks
     (JSON-LD) are read from ``parsed``, the lexbor parse the page's other stages
-    share; lxml parses the whole page only for the extruct readers that need it.
+    share, when the page came with one, else from the lxml tree; lxml parses the
+    whole page only for the readers that need it.
     Extractors check a cheap text marker before touching ``tree``.
     """
 
@@ -39,13 +43,23 @@ class Page:
     url: str
     warnings: list = field(default_factory=list)
     parsed: ParsedPage | None = None
+    # The fields the readers ranked higher found already (the merge so far): a last-resort
+    # reader skips work that cannot change the result.
+    found: dict = field(default_factory=dict)
 
     def script_texts(self, script_type: str) -> list[str]:
-        """The text of every ``<script type="script_type">`` (the exact value), in document order."""
-        if self.parsed is None:
+        """The text of every ``<script type="script_type">`` (the exact value), in document order:
+        from the shared lexbor parse when the page came with one, else from the lxml ``tree``
+        (the product readers parse it anyway on pages with scripts worth reading). libxml2 cuts a
+        text node over 10 MB to nothing, so a page that could hold one is read by lexbor."""
+        if self.parsed is None and len(self.html) * 4 > LXML_MAX_TEXT_BYTES:
             self.parsed = ParsedPage(self.html)
-        return [node.text(deep=True) for node in self.parsed.tree.css("script")
-                if node.attributes.get("type") == script_type]
+        if self.parsed is not None:
+            return [node.text(deep=True) for node in self.parsed.tree.css("script")
+                    if node.attributes.get("type") == script_type]
+        if self.tree is None:
+            return []
+        return [script.xpath("string()") for script in _SCRIPTS(self.tree) if script.get("type") == script_type]
 
     @cached_property
     def tree(self):
@@ -106,6 +120,7 @@ class Finding:
     structured_data: dict = field(default_factory=dict)
     platform_data: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
+    source: str | None = None  # the provenance label, when more precise than the reader's name
 
     def is_empty(self) -> bool:
         return not (self.meta or self.structured_data or self.platform_data)

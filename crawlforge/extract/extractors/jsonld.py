@@ -50,7 +50,7 @@ class JsonLdExtractor(Extractor):
         except Exception:  # noqa: BLE001 - extruct raises whatever its decoders raise
             items = list(tolerant_items(blocks, warnings))
         nodes = list(schemaorg.page_entities(items))
-        return Finding(structured_data=schemaorg.fields_from_nodes(nodes, page.url), warnings=warnings)
+        return Finding(structured_data=schemaorg.fields_from_nodes(nodes, page.url, warnings), warnings=warnings)
 
 
 def extruct_items(block: str):

@@ -41,8 +41,8 @@ class MicrodataExtractor(Extractor):
         except ValueError:  # extruct's cleaner cannot re-insert text holding control characters
             raw = self._extruct.extract_items(parse_tree(CONTROL_CHARACTERS.sub(" ", page.html)), page.url)
         items = [as_jsonld(item) for item in raw]
-        nodes = list(schemaorg.page_entities(items))
-        return Finding(structured_data=schemaorg.fields_from_nodes(nodes, page.url))
+        nodes, warnings = list(schemaorg.page_entities(items)), []
+        return Finding(structured_data=schemaorg.fields_from_nodes(nodes, page.url, warnings), warnings=warnings)
 
 
 def as_jsonld(value, depth: int = 0):

@@ -63,15 +63,16 @@ def page_entities(items, depth: int = 0):
                 yield from page_entities(items[key], depth + 1)
 
 
-def fields_from_nodes(nodes, base_url: str) -> dict:
-    """The first product and the first article among ``nodes``, as flat fields."""
+def fields_from_nodes(nodes, base_url: str, warnings: list | None = None) -> dict:
+    """The first product and the first article among ``nodes``, as flat fields; what the
+    product's offers hold but cannot be read as goes to ``warnings``."""
     product = next((n for n in nodes if types(n) & PRODUCT_TYPES), None)
     article = next((n for n in nodes if types(n) & ARTICLE_TYPES), None)
     fields = {}
     if article is not None:
         fields.update(article_fields(article))
     if product is not None:
-        fields.update(product_fields(product, base_url))
+        fields.update(product_fields(product, base_url, [] if warnings is None else warnings))
     return fields
 
 
@@ -85,10 +86,13 @@ def article_fields(node: dict) -> dict:
     })
 
 
-def product_fields(node: dict, base_url: str) -> dict:
+def product_fields(node: dict, base_url: str, warnings: list | None = None) -> dict:
     variants = [variant_fields(v, base_url) for v in values.one_or_many(node.get("hasVariant")) if isinstance(v, dict)]
-    offers = [offer_fields(o, base_url) for o in _all_offers(node.get("offers"))]
+    raw_offers = _all_offers(node.get("offers"))
+    offers = [offer_fields(o, base_url) for o in raw_offers]
     chosen = selling_offer(offers or variants, base_url)
+    if warnings is not None:
+        warnings.extend(_unread(chosen, raw_offers))
     if not variants and len(offers) > 1:
         variants = offers
     return values.compact({
@@ -106,6 +110,14 @@ def product_fields(node: dict, base_url: str) -> dict:
         "availability": chosen.get("availability"),
         "variants": [without_url for v in variants if (without_url := {k: x for k, x in v.items() if k != "url"})],
     })
+
+
+def _unread(chosen: dict, raw_offers: list) -> list:
+    """Why the product has a price without a currency, or an offer price but no price."""
+    if chosen.get("price"):
+        return [] if chosen.get("currency") else [f"price {chosen['price']} has no currency; currency left empty."]
+    shown = next((o["price"] for o in raw_offers if values.text(o.get("price"))), None)
+    return [f"offer price {values.text(shown)[:40]!r} is no amount; price left empty."] if shown is not None else []
 
 
 def selling_offer(offers: list, base_url: str) -> dict:

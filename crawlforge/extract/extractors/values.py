@@ -7,6 +7,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urljoin
 
+NOT_FOR_SALE = {"OutOfStock", "SoldOut", "Discontinued"}  # the states that say "you cannot buy it now"
 _NUMBER = re.compile(r"\d[\d.,\s\u00a0\u202f']*")
 _AVAILABILITY = {
     name.lower(): name
@@ -16,8 +17,9 @@ _AVAILABILITY = {
     )
 }
 # OpenGraph/Facebook catalogue spellings of the same states.
-_AVAILABILITY.update({"oos": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
+_AVAILABILITY.update({"oos": "OutOfStock", "outstock": "OutOfStock", "availablefororder": "PreOrder", "pending": "PreOrder"})
 _AVAILABILITY.update({"notsold": "InStock", "sold": "SoldOut"})  # classified ads' status of the item
+STATES = frozenset(_AVAILABILITY.values())  # the schema.org short names ``availability`` knows
 
 
 def one_or_many(value) -> list:

@@ -2,14 +2,14 @@
 
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
-whose markup names a product). The
-shown price, currency, name and stock (an out-of-stock notice, else an enabled buy button)
-come last, only where no markup says anything (``VisiblePriceExtractor``, on pages parsed for
-their markup anyway), and only on a page
-with an enabled buy button whose main heading has at most a few prices right under it (a
-listing's heading has a card after card of them). A buy button is no proof against markup
-that says out of stock: shops leave it on the page. Elements whose itemprop, class, id or data attributes name a
-price are read with price-parser; a struck-through or "was" price is the list price.
+whose markup names a product). The shown price, currency, name and stock (an out-of-stock
+notice, else an enabled buy button) come last, only where no markup says anything
+(``VisiblePriceExtractor``, on pages parsed for their markup anyway), and only on a page with
+an enabled buy button whose main heading has at most a few prices right under it (a listing's
+heading has card after card of them). One exception to the ranking: its InStock (a buy button,
+no notice) overrules markup that says out of stock (``structured._shown_stock``). Elements whose
+itemprop, class, id or data attributes name a price are read with price-parser; a
+struck-through or "was" price is the list price.
 """
 
 from __future__ import annotations
@@ -32,12 +32,10 @@ MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
-PRODUCT_HINTS = ("chema.org/Product", "chema.org/product", '"Product"', '"product"', "product:price",
+# In the order they are tried: a JSON-LD type in the head is found after a few kilobytes.
+PRODUCT_HINTS = ('"Product"', "chema.org/Product", '"product"', "chema.org/product", "product:price",
                  "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
 _NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
-_BUTTONS = lxml.etree.XPath(
-    "//body//button | //body//input[@type='submit' or @type='button'] | //body//a[@role='button'"
-    " or contains(@class, 'btn') or contains(@class, 'button')]")
 _STRUCK = {"del", "s", "strike"}
 
 
@@ -60,6 +58,8 @@ class VisiblePriceExtractor(Extractor):
         if not page.worth_parsing("ld+json") or not page.worth_parsing("price", "Price", "PRICE") \
                 or page.tree is None:
             return None  # only pages with markup to parse for anyway: a parse costs more than the rest
+        if "headline" in page.found and "product_name" not in page.found:
+            return None  # the markup says article, and names no product
         warnings: list = []
         for heading in _headings(page.tree):
             name = _words(heading)
@@ -71,7 +71,8 @@ class VisiblePriceExtractor(Extractor):
         if not buy_button(page.tree):
             return None  # no buy button: a price list or a service, not a product on sale
         fields = shown_price(near, page.url, warnings)
-        fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
+        if page.found.get("availability") in (None, *values.NOT_FOR_SALE):  # else it changes nothing
+            fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
         return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
@@ -92,13 +93,21 @@ def shown_code(html: str, start: int = 0) -> str | None:
 def buy_button(tree) -> bool:
     """Whether an enabled button or button-like link reads as a buy button."""
     words = pattern("buy_buttons")
-    for button in _BUTTONS(tree):
+    for button in filter(_is_button, tree.iter("button", "input", "a")):  # iter: twice an XPath's speed
         if "disabled" in button.attrib or button.get("aria-disabled") == "true":
             continue
         label = " ".join((button.text_content() or button.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
             return True
     return False
+
+
+def _is_button(element) -> bool:
+    """A button, a submit/button input, or a link styled or marked as a button."""
+    if element.tag == "a":
+        classes = element.get("class") or ""
+        return element.get("role") == "button" or "btn" in classes or "button" in classes
+    return element.tag == "button" or element.get("type") in ("submit", "button")
 
 
 def shown_price(tags: list, url: str, warnings: list) -> dict:
@@ -134,7 +143,7 @@ def _next_to(heading) -> list:
 
 def _headings(tree):
     """The page's h1 headings, then (for pages without one that works) its itemprop=name."""
-    yield from tree.iterfind(".//body//h1")
+    yield from tree.iter("h1")
     yield from _NAME_ELEMENT(tree)
 
 
@@ -223,9 +232,9 @@ def _currencies() -> dict:
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<", re.I)
+    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
 
 
 @lru_cache(maxsize=1)
 def _notice_pattern() -> re.Pattern:
-    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<", re.I)
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<")
