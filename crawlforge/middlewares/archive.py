@@ -8,10 +8,9 @@ browser rendered is archived as its DOM, linked to the plain response of the sam
 crawl fetched one first (``render=auto``). The warcinfo record names the spider and its
 arguments, which is what ``scrapy reextract`` runs again.
 
-Records are built and compressed in one writer thread, in the order the responses came (zlib
-and the digests leave the interpreter lock, so a second core does most of it); their ids and
-dates are fixed when the response arrives. A record the writer fails to write (a full disk)
-is logged and counted, and the crawl goes on.
+A record the writer fails to write (a full disk) is logged and counted, and the crawl goes on.
+(Records are written on the reactor thread: on the bench crawl a writer thread cost more in
+contention for the interpreter lock than the compression it took off the reactor.)
 
 An ``s3://`` prefix gets each file once it is complete (at rotation and at the close); files are
 written to a temporary folder first. Settings: ``CRAWLFORGE_ARCHIVE``,
@@ -23,8 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import tempfile
-from collections import OrderedDict, deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections import OrderedDict
 from pathlib import Path
 
 from scrapy import signals
@@ -49,7 +47,6 @@ RENDER_SETTINGS = ("CRAWLFORGE_RENDER", "CRAWLFORGE_RENDER_WAIT_FOR", "CRAWLFORG
 RUN_SETTINGS = {"CRAWLFORGE_ARCHIVE", "CRAWLFORGE_STATS_FILE", "CRAWLFORGE_ERRORS_FEED",
                 "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY"}
 RECENT_RESPONSES = 1024  # plain responses a rendered page of the same URL may refer to
-MAX_QUEUED = 64  # responses waiting for the writer thread; past it the reactor waits for the oldest
 
 
 def recorded_settings(settings) -> dict:
@@ -101,8 +98,6 @@ class ArchiveMiddleware:
                                     {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments, default=str),
                                      SETTINGS_FIELD: json.dumps(recorded_settings(crawler.settings), default=str)})
         self.plain_ids: OrderedDict[str, str] = OrderedDict()
-        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crawlforge-archive")
-        self.queued: deque[Future] = deque()
         self.uploads: list[Deferred] = [self.upload(path) for path in leftovers]  # a killed run's files
         self.uploaded = 0
         if leftovers:
@@ -129,30 +124,22 @@ class ArchiveMiddleware:
 
     def process_response(self, request, response):
         if request.meta.get("playwright"):
-            self.queue(self.writer.write_rendered, rendered_of(request, response, self.plain_ids.get(request.url)), 1)
+            self.write(self.writer.write_rendered, rendered_of(request, response, self.plain_ids.get(request.url)), 1)
         else:
             exchange = exchange_of(request, response)
             self.plain_ids[request.url] = exchange.record_id
             if len(self.plain_ids) > RECENT_RESPONSES:
                 self.plain_ids.popitem(last=False)
-            self.queue(self.writer.write_exchange, exchange, 2)
+            self.write(self.writer.write_exchange, exchange, 2)
         return response
 
-    def queue(self, write, record, count: int) -> None:
-        future = self.thread.submit(write, record)
-        future.records = count, record.url
-        self.queued.append(future)
-        while self.queued and (self.queued[0].done() or len(self.queued) > MAX_QUEUED):
-            self.finished(self.queued.popleft())
-
-    def finished(self, future: Future) -> None:
-        """Count the written records (waiting for them if need be), or log why they were not."""
-        count, url = future.records
+    def write(self, write, record, count: int) -> None:
+        """Write the records now, or log why they could not be written."""
         try:
-            future.result()
+            write(record)
         except Exception as error:  # noqa: BLE001 - the archive must not cost the crawl its pages
             self.stats.inc_value("archive/errors", count)
-            logger.error("Could not archive the response of %s: %s: %s", url, type(error).__name__, error)
+            logger.error("Could not archive the response of %s: %s: %s", record.url, type(error).__name__, error)
             return
         self.stats.inc_value("archive/records", count)
         if self.remote:
@@ -176,9 +163,6 @@ class ArchiveMiddleware:
         return result
 
     async def spider_closed(self, spider):
-        self.thread.shutdown(wait=True)
-        while self.queued:
-            self.finished(self.queued.popleft())
         self.writer.close()
         self.stats.set_value("archive/files", len(self.writer.files))
         if self.remote:
