@@ -311,8 +311,9 @@ def extract_embedded_state(html, raw=False):
     page = ScannedPage(html or "")
     doc = page.doc
     _json_scripts(state, page, raw)
-    _flight(state, doc)
-    pushes = extract_apollo_transport(doc)
+    if page.has("self.__next_f.push("):  # each reader looks only where its marker is
+        _flight(state, doc)
+    pushes = extract_apollo_transport(doc) if page.has("ApolloSSRDataTransport") else []
     if pushes:
         state.add("apollo_ssr_transport", 'window[Symbol.for("ApolloSSRDataTransport")]', pushes,
                   f"{len(pushes)} streaming-SSR push(es), in document order")

@@ -242,10 +242,11 @@ def read_shopify(html_text):
 
 def shopify(page):
     """``read_shopify`` of a scanned page."""
-    if "ShopifyAnalytics.meta" not in page.doc and not page.has("application/json"):
+    has_meta = page.has("ShopifyAnalytics.meta") and "ShopifyAnalytics.meta" in page.doc
+    if not has_meta and not page.has("application/json"):
         return None  # neither the meta assignment nor a product JSON block can be here
     value, warnings = {}, []
-    meta, warning = _read_shopify_meta(page.doc)
+    meta, warning = _read_shopify_meta(page.doc) if has_meta else ({}, None)
     if meta:
         value["meta"] = meta
     if warning:
