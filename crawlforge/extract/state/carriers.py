@@ -33,6 +33,8 @@ _META_VAR_RE = re.compile(r"\bvar\s+meta\s*=\s*", re.A)
 _META_ASSIGN_RE = re.compile(r"ShopifyAnalytics\.meta\s*=\s*(?=\{)")
 _META_CURRENCY_RE = re.compile(r"""ShopifyAnalytics\.meta\.currency\s*=\s*(["'])([A-Za-z]{3})\1""")
 _ATTR_PATTERNS = {}
+# `data-page` as a whole attribute name (not `data-page-type`), in the page's folded bytes.
+_INERTIA_NAME = re.compile(rb"data-page(?![\w.:-])")
 # What a data-* attribute worth reading must look like (a value of at least {min} characters
 # opening with "{"): one search rules out most pages before the scan of every tag.
 _JSON_ATTRIBUTE_GATE = r"""data-[\w.:-]+\s*=\s*(?:"(?=[^"]{{{min}}})\s*\{{|'(?=[^']{{{min}}})\s*\{{)"""
@@ -165,7 +167,7 @@ def read_inertia_page(html_text):
 
 def inertia_page(page):
     """``read_inertia_page`` of a scanned page."""
-    if not page.has("data-page"):  # both carriers are named so
+    if not page.has("data-page") or not _INERTIA_NAME.search(page.folded):  # both carriers are named so
         return None
     for attrs, body in page.scripts:
         if is_inertia_page_script(attrs):
