@@ -44,10 +44,12 @@ STATE_VARIABLES = (
     ("next_data", "__NEXT_DATA__"),
 )
 
-# The names above that start with "__", in one search (the engine skips to the literal "__");
-# longest first, so a name that were a prefix of another would still be seen.
-_UNDERSCORED_RE = re.compile("__(?:%s)" % "|".join(sorted(
-    {re.escape(variable[2:]) for _, variable in STATE_VARIABLES if variable.startswith("__")},
+# Each variable as it reads in a page's folded bytes (``ScannedPage.folded``), and those that
+# start with "__" in one search (the engine skips to the literal "__"); longest first, so a name
+# that were a prefix of another would still be seen.
+_FOLDED_VARIABLES = tuple((variable, variable.lower().encode()) for _, variable in STATE_VARIABLES)
+_UNDERSCORED_RE = re.compile(b"__(?:%s)" % b"|".join(sorted(
+    {re.escape(folded[2:]) for _, folded in _FOLDED_VARIABLES if folded.startswith(b"__")},
     key=len, reverse=True)))
 _NEXT_F_PUSH_RE = re.compile(r"self\.__next_f\.push\(\s*\[\s*1\s*,\s*")
 _JSON_STRING_RE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
@@ -85,16 +87,17 @@ def _assignments(html, variable):
         start = html.find(variable, end)
 
 
-def _present_variables(html):
-    """The variables of STATE_VARIABLES that occur where they can be assigned, and maybe more.
+def _present_variables(folded):
+    """The variables of STATE_VARIABLES that can be assigned in the page, and maybe more, from
+    its folded bytes (a variable is then looked for in the page's text).
 
-    A name starting with "__" is looked for only when the one search for them all found it (an
-    occurrence that search steps over overlaps an earlier name, so it follows a word character
-    and is no assignment); the others, each with a find.
+    A name starting with "__" counts when the one search for them all found it (an occurrence
+    that search steps over overlaps an earlier name, so it follows a word character and is no
+    assignment); the others, each with a find.
     """
-    found = set(_UNDERSCORED_RE.findall(html))
-    return {variable for _, variable in STATE_VARIABLES
-            if (any(variable in match for match in found) if variable.startswith("__") else variable in html)}
+    found = set(_UNDERSCORED_RE.findall(folded))
+    return {variable for variable, name in _FOLDED_VARIABLES
+            if (any(name in match for match in found) if name.startswith(b"__") else name in folded)}
 
 
 def _bracket_assignment(html, start, end):
@@ -249,8 +252,8 @@ def _read_assigned_value(html, start):
     return None, None
 
 
-def _global_assignments(state, html):
-    present = _present_variables(html)
+def _global_assignments(state, page):
+    html, present = page.doc, _present_variables(page.folded)
     for name, variable in STATE_VARIABLES:
         if name in state.data or variable not in present:
             continue
@@ -317,7 +320,7 @@ def extract_embedded_state(html, raw=False):
     if pushes:
         state.add("apollo_ssr_transport", 'window[Symbol.for("ApolloSSRDataTransport")]', pushes,
                   f"{len(pushes)} streaming-SSR push(es), in document order")
-    _global_assignments(state, doc)
+    _global_assignments(state, page)
     # The carrier readers drop comments again (which can join new ones: `<!<!-- -->-- -->`).
     carrier_page = page if "<!--" not in doc else ScannedPage(doc)
     _carriers(state, carrier_page)
