@@ -125,15 +125,22 @@ HTTP_ERROR_WHY_DEFAULT = "Retry later; the server, not the page, failed."
 def collapse(text: str | None) -> str:
     """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``). A long
     text is split a piece at a time, cut at whitespace: a list of all its words would cost ~60
-    bytes a word."""
+    bytes a word. The text it last returned comes back as it is: the verdict's readers collapse
+    the doc's text again, and collapsing changes nothing the second time."""
     text = text or ""
+    if text is _last_collapsed[0]:
+        return text
     pieces, start = [], 0
     while start < len(text):
         cut = _WHITESPACE.search(text, start + COLLAPSE_PIECE_CHARS)
         end = cut.start() if cut else len(text)
         pieces.append(" ".join(text[start:end].split()))
         start = end
-    return " ".join(filter(None, pieces))
+    _last_collapsed[0] = collapsed = " ".join(filter(None, pieces))
+    return collapsed
+
+
+_last_collapsed = [None]
 
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
