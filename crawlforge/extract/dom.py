@@ -24,6 +24,8 @@ _VOID = frozenset("area base br col embed hr img input link meta param source tr
 # One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
 _DEPTH_STEP = re.compile(r"<(/)?(?(1)[a-zA-Z]|(?!(?ai:%s)(?![a-zA-Z0-9]))[a-zA-Z])" % "|".join(sorted(_VOID)))
 _STEP = {"": 1, "/": -1}
+# The same with void tags counted as opening: half the cost, and never under the real estimate.
+_DEPTH_BOUND = re.compile(r"<(/?)[a-zA-Z]")
 
 
 def as_document(doc: Document) -> LexborHTMLParser:
@@ -54,7 +56,7 @@ def cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
     so would any walk up the tree; real pages stay under a few hundred. Depth is estimated from
     the tag stream alone (unclosed `<p>`/`<li>` count as open), which overestimates: harmless.
     """
-    if max(accumulate(map(_STEP.__getitem__, _DEPTH_STEP.findall(html))), default=0) <= 2 * cap:
+    if _deepest(_DEPTH_BOUND, html) <= 2 * cap or _deepest(_DEPTH_STEP, html) <= 2 * cap:
         return html
     parts, last, depth, dropped = [], 0, 0, 0
     for match in _TAG_FULL.finditer(html):
@@ -75,6 +77,10 @@ def cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
         last = match.end()
     parts.append(html[last:])
     return "".join(parts)
+
+
+def _deepest(steps: re.Pattern, html: str) -> int:
+    return max(accumulate(map(_STEP.__getitem__, steps.findall(html))), default=0)
 
 
 def parse_page(html: str) -> LexborHTMLParser:

@@ -10,9 +10,9 @@ DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of s
 import re
 
 from crawlforge.extract.state import carriers
-from crawlforge.extract.state.carriers import iter_scripts, read_attribute, read_bracketed_literal, strip_comments
+from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
-from crawlforge.extract.state.framework_data import decode_nuxt_data, read_sveltekit_data
+from crawlforge.extract.state.framework_data import decode_nuxt_data, sveltekit_data
 from crawlforge.extract.state.jsjson import byte_size, loads
 from crawlforge.extract.state.jsliteral import evaluate_literal_source
 from crawlforge.extract.state.jsonpath import JsonPathError, parse_json_path, select_json_path
@@ -44,6 +44,13 @@ STATE_VARIABLES = (
     ("next_data", "__NEXT_DATA__"),
 )
 
+# Each variable as it reads in a page's folded bytes (``ScannedPage.folded``), and those that
+# start with "__" in one search (the engine skips to the literal "__"); longest first, so a name
+# that were a prefix of another would still be seen.
+_FOLDED_VARIABLES = tuple((variable, variable.lower().encode()) for _, variable in STATE_VARIABLES)
+_UNDERSCORED_RE = re.compile(b"__(?:%s)" % b"|".join(sorted(
+    {re.escape(folded[2:]) for _, folded in _FOLDED_VARIABLES if folded.startswith(b"__")},
+    key=len, reverse=True)))
 _NEXT_F_PUSH_RE = re.compile(r"self\.__next_f\.push\(\s*\[\s*1\s*,\s*")
 _JSON_STRING_RE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
 _APOLLO_TRANSPORT_RE = re.compile(
@@ -78,6 +85,19 @@ def _assignments(html, variable):
         if equals:
             yield equals.end()
         start = html.find(variable, end)
+
+
+def _present_variables(folded):
+    """The variables of STATE_VARIABLES that can be assigned in the page, and maybe more, from
+    its folded bytes (a variable is then looked for in the page's text).
+
+    A name starting with "__" counts when the one search for them all found it (an occurrence
+    that search steps over overlaps an earlier name, so it follows a word character and is no
+    assignment); the others, each with a find.
+    """
+    found = set(_UNDERSCORED_RE.findall(folded))
+    return {variable for variable, name in _FOLDED_VARIABLES
+            if (any(name in match for match in found) if name.startswith(b"__") else name in folded)}
 
 
 def _bracket_assignment(html, start, end):
@@ -158,8 +178,8 @@ class _State:
         return {"data": self.data, "found": self.found, "warnings": self.warnings}
 
 
-def _json_scripts(state, html, raw):
-    for attrs, body in iter_scripts(html):
+def _json_scripts(state, page, raw):
+    for attrs, body in page.scripts:
         script_type = (read_attribute(attrs, "type") or "").lower()
         if script_type not in _JSON_SCRIPT_TYPES:
             continue
@@ -232,17 +252,18 @@ def _read_assigned_value(html, start):
     return None, None
 
 
-def _global_assignments(state, html):
+def _global_assignments(state, page):
+    html, present = page.doc, _present_variables(page.folded)
     for name, variable in STATE_VARIABLES:
-        if name in state.data:
+        if name in state.data or variable not in present:
             continue
-        present, value, note = False, None, None
+        assigned, value, note = False, None, None
         for value_start in _assignments(html, variable):
-            present = True
+            assigned = True
             value, note = _read_assigned_value(html, value_start)
             if value is not None:
                 break
-        if not present:
+        if not assigned:
             continue
         if value is None:
             state.warnings.append(
@@ -259,19 +280,19 @@ def _global_assignments(state, html):
         state.add(name, variable, value, note)
 
 
-def _carriers(state, html):
-    sveltekit = read_sveltekit_data(html)
+def _carriers(state, page):
+    sveltekit = sveltekit_data(page)
     if sveltekit:
         state.warnings.extend(sveltekit["warnings"])
         if sveltekit["value"] is not None:
             state.add("sveltekit_data", "kit.start(app, element, { data })", sveltekit["value"],
                       "one entry per route node, root layout first; read as a JavaScript literal")
-    inertia = carriers.read_inertia_page(html)
+    inertia = carriers.inertia_page(page)
     if inertia:
         state.warnings.extend(inertia["warnings"])
         if inertia["value"] is not None:
             state.add("inertia_page", "[data-page]", inertia["value"])
-    shopify = carriers.read_shopify(html)
+    shopify = carriers.shopify(page)
     if shopify:
         state.warnings.extend(shopify["warnings"])
         if shopify["value"]:
@@ -290,19 +311,23 @@ def extract_embedded_state(html, raw=False):
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
     state = _State()
-    doc = strip_comments(html or "")
-    _json_scripts(state, doc, raw)
-    _flight(state, doc)
-    pushes = extract_apollo_transport(doc)
+    page = ScannedPage(html or "")
+    doc = page.doc
+    _json_scripts(state, page, raw)
+    if page.has("self.__next_f.push("):  # each reader looks only where its marker is
+        _flight(state, doc)
+    pushes = extract_apollo_transport(doc) if page.has("ApolloSSRDataTransport") else []
     if pushes:
         state.add("apollo_ssr_transport", 'window[Symbol.for("ApolloSSRDataTransport")]', pushes,
                   f"{len(pushes)} streaming-SSR push(es), in document order")
-    _global_assignments(state, doc)
-    _carriers(state, doc)
+    _global_assignments(state, page)
+    # The carrier readers drop comments again (which can join new ones: `<!<!-- -->-- -->`).
+    carrier_page = page if "<!--" not in doc else ScannedPage(doc)
+    _carriers(state, carrier_page)
     if state.json_scripts:
         state.add("json_scripts", 'script[type="application/json"]', state.json_scripts,
                   f"{len(state.json_scripts)} block(s), each {{ id, data }}")
-    attributes = carriers.read_json_attributes(doc)
+    attributes = carriers.json_attributes(carrier_page)
     if attributes:
         state.add("json_attributes", "data-* attributes", attributes,
                   f"{len(attributes)} attribute(s) holding a JSON object of 2 KB or more, "

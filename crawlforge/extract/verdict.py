@@ -125,15 +125,22 @@ HTTP_ERROR_WHY_DEFAULT = "Retry later; the server, not the page, failed."
 def collapse(text: str | None) -> str:
     """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``). A long
     text is split a piece at a time, cut at whitespace: a list of all its words would cost ~60
-    bytes a word."""
+    bytes a word. The text it last returned comes back as it is: the verdict's readers collapse
+    the doc's text again, and collapsing changes nothing the second time."""
     text = text or ""
+    if text is _last_collapsed[0]:
+        return text
     pieces, start = [], 0
     while start < len(text):
         cut = _WHITESPACE.search(text, start + COLLAPSE_PIECE_CHARS)
         end = cut.start() if cut else len(text)
         pieces.append(" ".join(text[start:end].split()))
         start = end
-    return " ".join(filter(None, pieces))
+    _last_collapsed[0] = collapsed = " ".join(filter(None, pieces))
+    return collapsed
+
+
+_last_collapsed = [None]
 
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
@@ -206,16 +213,18 @@ def _literal_runs(pattern: re.Pattern) -> tuple:
 # the pattern's literal text in the case-folded page rule most of them out first.
 LITERALS = {p: _literal_runs(p) for v in VENDORS for p in v.definitive + v.markers}
 # Letters IGNORECASE matches to ASCII ones that bytes.lower() leaves alone: İ ı (i), ſ (s), K (k).
-_UNICODE_TWINS = ((b"\xc4\xb0", b"i"), (b"\xc4\xb1", b"i"), (b"\xc5\xbf", b"s"), (b"\xe2\x84\xaa", b"k"))
+_UNICODE_TWINS = (("\u0130", b"i"), ("\u0131", b"i"), ("\u017f", b"s"), ("\u212a", b"k"))
 
 
 def _folded(html: str) -> bytes:
     """``html`` as UTF-8 with every character IGNORECASE matches to an ASCII letter made that
-    lower-case letter (bytes.lower() is 4x faster than str.lower())."""
+    lower-case letter (bytes.lower() is 4x faster than str.lower()). The twins are looked for in
+    the text, five times faster than their UTF-8 in the bytes."""
     folded = html.encode("utf-8", "surrogatepass").lower()
-    for twin, letter in _UNICODE_TWINS:
-        if twin in folded:  # a search is cheaper than a copy of the page
-            folded = folded.replace(twin, letter)
+    if not html.isascii():
+        for twin, letter in _UNICODE_TWINS:
+            if twin in html:  # a search is cheaper than a copy of the page
+                folded = folded.replace(twin.encode(), letter)
     return folded
 
 

@@ -9,6 +9,7 @@ is a warning, never a guessed value.
 import html
 import html.entities
 import re
+from functools import cached_property
 
 from crawlforge.extract.state.jsjson import loads
 
@@ -32,6 +33,8 @@ _META_VAR_RE = re.compile(r"\bvar\s+meta\s*=\s*", re.A)
 _META_ASSIGN_RE = re.compile(r"ShopifyAnalytics\.meta\s*=\s*(?=\{)")
 _META_CURRENCY_RE = re.compile(r"""ShopifyAnalytics\.meta\.currency\s*=\s*(["'])([A-Za-z]{3})\1""")
 _ATTR_PATTERNS = {}
+# `data-page` as a whole attribute name (not `data-page-type`), in the page's folded bytes.
+_INERTIA_NAME = re.compile(rb"data-page(?![\w.:-])")
 # What a data-* attribute worth reading must look like (a value of at least {min} characters
 # opening with "{"): one search rules out most pages before the scan of every tag.
 _JSON_ATTRIBUTE_GATE = r"""data-[\w.:-]+\s*=\s*(?:"(?=[^"]{{{min}}})\s*\{{|'(?=[^']{{{min}}})\s*\{{)"""
@@ -60,10 +63,26 @@ def strip_comments(text):
     return HTML_COMMENT_RE.sub("", text) if "<!--" in text else text
 
 
-def has_ascii_word(text, word):
-    """Whether ASCII ``word`` is in ``text`` in any ASCII case, as an ``re.I | re.A`` regex finds
-    it (plain re.I also matches i, k, s to Unicode twins); bytes.lower() is 4x faster than str's."""
-    return word.lower().encode() in text.encode("utf-8", "surrogatepass").lower()
+class ScannedPage:
+    """A page as the carrier readers take it: comments dropped, then its scripts and its
+    ASCII-folded UTF-8 made once for all of them (each is a pass over the whole page)."""
+
+    def __init__(self, html_text):
+        self.doc = strip_comments(html_text)
+
+    @cached_property
+    def scripts(self):
+        return list(iter_scripts(self.doc))
+
+    @cached_property
+    def folded(self):
+        return self.doc.encode("utf-8", "surrogatepass").lower()
+
+    def has(self, word):
+        """Whether ASCII ``word`` is in the page in any ASCII case, as an ``re.I | re.A`` regex
+        finds it (plain re.I also matches i, k, s to Unicode twins); bytes.lower() is 4x faster
+        than str's."""
+        return word.lower().encode() in self.folded
 
 
 def read_attribute(attrs, name, bare=None):
@@ -143,10 +162,14 @@ def read_inertia_page(html_text):
     """
     if not isinstance(html_text, str):
         return None
-    doc = strip_comments(html_text)
-    if not has_ascii_word(doc, "data-page"):  # both carriers are named so
+    return inertia_page(ScannedPage(html_text))
+
+
+def inertia_page(page):
+    """``read_inertia_page`` of a scanned page."""
+    if not page.has("data-page") or not _INERTIA_NAME.search(page.folded):  # both carriers are named so
         return None
-    for attrs, body in iter_scripts(doc):
+    for attrs, body in page.scripts:
         if is_inertia_page_script(attrs):
             parsed = _parse_json(body)
             if isinstance(parsed, dict):
@@ -155,7 +178,7 @@ def read_inertia_page(html_text):
                 'An Inertia <script data-page type="application/json"> block is present '
                 "but is not a JSON object; not parsed."
             ]}
-    for match in _DATA_ATTR_RE.finditer(doc):
+    for match in _DATA_ATTR_RE.finditer(page.doc):
         if match.group(1).lower() != "data-page":
             continue
         raw = match.group(2) if match.group(2) is not None else match.group(3)
@@ -216,17 +239,22 @@ def read_shopify(html_text):
     """
     if not isinstance(html_text, str):
         return None
-    doc = strip_comments(html_text)
-    if "ShopifyAnalytics.meta" not in doc and not has_ascii_word(doc, "application/json"):
+    return shopify(ScannedPage(html_text))
+
+
+def shopify(page):
+    """``read_shopify`` of a scanned page."""
+    has_meta = page.has("ShopifyAnalytics.meta") and "ShopifyAnalytics.meta" in page.doc
+    if not has_meta and not page.has("application/json"):
         return None  # neither the meta assignment nor a product JSON block can be here
     value, warnings = {}, []
-    meta, warning = _read_shopify_meta(doc)
+    meta, warning = _read_shopify_meta(page.doc) if has_meta else ({}, None)
     if meta:
         value["meta"] = meta
     if warning:
         warnings.append(warning)
     product_json, blocks = [], 0
-    for attrs, body in iter_scripts(doc):
+    for attrs, body in page.scripts:
         if not is_shopify_product_json_script(attrs):
             continue
         blocks += 1
@@ -274,7 +302,12 @@ def read_json_attributes(html_text, min_bytes=2048):
     """
     if not isinstance(html_text, str):
         return []
-    doc = strip_comments(html_text)
+    return json_attributes(ScannedPage(html_text), min_bytes)
+
+
+def json_attributes(page, min_bytes=2048):
+    """``read_json_attributes`` of a scanned page."""
+    doc = page.doc
     out, tag, tag_start = [], None, -1
     if not re.search(_JSON_ATTRIBUTE_GATE.format(min=min_bytes), doc):
         return out

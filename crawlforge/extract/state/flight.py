@@ -7,7 +7,7 @@ Rows keep JS object key order (integer-like ids first), as upstream's do.
 
 import re
 
-from crawlforge.extract.state.jsjson import js_key_order, loads, serialized_size, string_text
+from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, serialized_size, string_text
 
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
@@ -81,8 +81,8 @@ class _Resolver:
         valid_budget = isinstance(budget_bytes, (int, float)) and not isinstance(budget_bytes, bool)
         if valid_budget and budget_bytes >= 0:
             self.budget = budget_bytes
-        else:
-            self.budget = serialized_size(rows, self.sizes)
+        else:  # rows read from JSON hold no cycle: the C encoder sizes them (``byte_size``)
+            self.budget = byte_size(rows)
 
     def target(self, string):
         match = _REF.fullmatch(string)

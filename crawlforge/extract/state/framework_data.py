@@ -13,7 +13,7 @@ import math
 import re
 import struct
 
-from crawlforge.extract.state.carriers import has_ascii_word, iter_scripts, strip_comments
+from crawlforge.extract.state.carriers import ScannedPage
 from crawlforge.extract.state.jsjson import loads
 from crawlforge.extract.state.jsliteral import Budget, evaluate_literal_node
 from crawlforge.extract.state.jsparse import ParseError, deep_recursion, parse_expression_at
@@ -428,9 +428,14 @@ def _key_name(key):
 
 def read_sveltekit_data(html_text):
     """SvelteKit's per-route load() data from its boot script, or None without one."""
-    if not has_ascii_word(html_text, "__sveltekit_"):  # the global's prefix
+    return sveltekit_data(ScannedPage(html_text))
+
+
+def sveltekit_data(page):
+    """``read_sveltekit_data`` of a scanned page (``carriers.ScannedPage``)."""
+    if not page.has("__sveltekit_"):  # the global's prefix
         return None
-    for _, body in iter_scripts(strip_comments(html_text)):
+    for _, body in page.scripts:
         if not _SVELTEKIT_GLOBAL_RE.search(body):
             continue
         data = _find_start_data(body)
