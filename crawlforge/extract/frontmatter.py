@@ -29,30 +29,36 @@ class _Dumper(yaml.SafeDumper):
 
 
 class _CDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
-    """libyaml's emitter, six times faster; it writes a key past 128 characters as a plain key
-    where PyYAML's writes a ``? `` complex key, so documents with such keys take PyYAML's."""
+    """libyaml's emitter, several times faster. It writes some things unlike PyYAML's (keys past
+    128 characters, characters past U+FFFF escaped, control characters, lone surrogates), so a
+    document holding any takes PyYAML's: both give byte-identical documents."""
 
 
 _Dumper.add_representer(str, represent_str)
 _CDumper.add_representer(str, represent_str)
 LONG_KEY = 100
+_PLAIN_TEXT = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]*")
+"""Strings both emitters write alike: printable, within the Basic Multilingual Plane, no BOM."""
 
 
 def dump_yaml(data: dict) -> str:
     if not data:
         return ""
     data = plain(data)
-    dumper = _Dumper if _has_long_key(data) else _CDumper
+    dumper = _CDumper if _alike(data) else _Dumper
     return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, default_flow_style=False,
                      width=2**31 - 1)
 
 
-def _has_long_key(value) -> bool:
+def _alike(value) -> bool:
+    """Whether libyaml writes ``value`` as PyYAML does."""
+    if isinstance(value, str):
+        return _PLAIN_TEXT.fullmatch(value) is not None
     if isinstance(value, dict):
-        return any(len(key) > LONG_KEY or _has_long_key(item) for key, item in value.items())
+        return all(len(key) <= LONG_KEY and _alike(key) and _alike(item) for key, item in value.items())
     if isinstance(value, list):
-        return any(_has_long_key(item) for item in value)
-    return False
+        return all(_alike(item) for item in value)
+    return True
 
 
 def plain(value):
