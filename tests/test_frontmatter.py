@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crawlforge.extract.frontmatter import cap_frontmatter, parse_document, render_document
+from crawlforge.extract.frontmatter import cap_frontmatter, dump_yaml, parse_document, render_document
 from crawlforge.extract.structured import extract_structured_data
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "structured"
@@ -88,3 +88,11 @@ def test_render_document_caps_a_frontmatter_past_max_bytes():
     assert capped["meta"] == {"title": "T"}
     whole, _ = parse_document(render_document(frontmatter, "text"))
     assert whole["embedded_state"]["blob"] == "x" * 5000
+
+
+def test_dump_writes_every_string_as_pyyaml_does_whichever_emitter_runs():
+    """libyaml runs for plain text; emoji stay as written, a long key stays a `?` key."""
+    assert dump_yaml({"title": "Café — 中文"}) == "title: Café — 中文\n"
+    assert dump_yaml({"title": "Launch 🚀 day"}) == "title: Launch 🚀 day\n"
+    assert dump_yaml({"k" * 130: "v"}).startswith("? " + "k" * 130)
+    assert dump_yaml({"note": "a\tb"}) == 'note: "a\\tb"\n'
