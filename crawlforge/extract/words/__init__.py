@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
+from importlib.resources import files
 
 _ENDS = {">": r"\b", ":": r"\s*:", "$": r"\s*$"}
 
@@ -23,7 +21,7 @@ _ENDS = {">": r"\b", ":": r"\s*:", "$": r"\s*$"}
 @functools.lru_cache(maxsize=None)
 def phrases(name: str) -> tuple:
     """The non-blank, non-comment lines of ``<name>.txt``, lower-cased."""
-    lines = (HERE / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    lines = files(__name__).joinpath(f"{name}.txt").read_text(encoding="utf-8").splitlines()  # an egg too (scrapyd)
     return tuple(line.strip().lower() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
