@@ -21,8 +21,7 @@ from io import BytesIO
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from warcio.statusandheaders import StatusAndHeaders, StatusAndHeadersParser
-from warcio.timeutils import datetime_to_iso_date
+from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 STORED_NAMES = {"transfer-encoding": "X-Crawlforge-Transfer-Encoding"}
@@ -34,15 +33,6 @@ ENCODING_FIELD = "Crawlforge-Encoding"
 REQUEST_URI_FIELD = "Crawlforge-Request-URI"
 RENDERED_TYPES = ("conversion", "resource")
 GZIP_LEVEL = 1  # half the time of level 6 on a 58 KB page, for a file 13% larger (warcio uses 9)
-
-
-def new_record_id() -> str:
-    return StatusAndHeadersParser.make_warc_id()
-
-
-def warc_date() -> str:
-    """Now, as WARC 1.1 writes it (UTC, microseconds)."""
-    return datetime_to_iso_date(datetime.now(timezone.utc).replace(tzinfo=None), use_micros=True)
 
 
 @dataclass
@@ -57,9 +47,6 @@ class Exchange:
     request_headers: list[tuple[str, str]] = field(default_factory=list)
     request_body: bytes = b""
     protocol: str = "HTTP/1.1"
-    # Fixed when the response arrives, so that a record written later says when it was fetched.
-    record_id: str = field(default_factory=new_record_id)
-    date: str = field(default_factory=warc_date)
 
 
 @dataclass
@@ -72,9 +59,6 @@ class Rendered:
     headers: list[tuple[str, str]]
     body: bytes
     encoding: str | None = None
-    refers_to: str | None = None
-    record_id: str = field(default_factory=new_record_id)
-    date: str = field(default_factory=warc_date)
 
 
 class _GzipMember:
@@ -156,7 +140,6 @@ class ArchiveWriter:
         """The response record, then its request record; the response's record id."""
         response = self.builder.create_warc_record(
             exchange.url, "response", payload=BytesIO(exchange.body), length=len(exchange.body),
-            warc_headers_dict={"WARC-Record-ID": exchange.record_id, "WARC-Date": exchange.date},
             http_headers=StatusAndHeaders(status_line(exchange.status), stored_headers(exchange.headers),
                                           protocol=exchange.protocol))
         path, host = request_target(exchange.url)
@@ -167,26 +150,25 @@ class ArchiveWriter:
             exchange.url, "request", payload=BytesIO(exchange.request_body), length=len(exchange.request_body),
             http_headers=StatusAndHeaders(f"{exchange.method} {path} {exchange.protocol}", headers,
                                           is_http_request=True))
-        request.rec_headers.add_header("WARC-Concurrent-To", exchange.record_id)
-        request.rec_headers.replace_header("WARC-Date", exchange.date)
+        record_id = response.rec_headers.get_header("WARC-Record-ID")
+        request.rec_headers.add_header("WARC-Concurrent-To", record_id)
+        request.rec_headers.replace_header("WARC-Date", response.rec_headers.get_header("WARC-Date"))
         self._write(response, request)
-        return exchange.record_id
+        return record_id
 
-    def write_rendered(self, page: Rendered) -> str:
-        """A ``conversion`` record of the rendered DOM when it refers to a plain response,
-        else a ``resource`` record; its record id."""
-        fields = {"WARC-Record-ID": page.record_id, "WARC-Date": page.date, STATUS_FIELD: str(page.status),
-                  HEADERS_FIELD: json.dumps(page.headers), REQUEST_URI_FIELD: page.request_url}
+    def write_rendered(self, page: Rendered, refers_to: str | None = None) -> str:
+        fields = {STATUS_FIELD: str(page.status), HEADERS_FIELD: json.dumps(page.headers),
+                  REQUEST_URI_FIELD: page.request_url}
         if page.encoding:
             fields[ENCODING_FIELD] = page.encoding
-        if page.refers_to:
-            fields["WARC-Refers-To"] = page.refers_to
+        if refers_to:
+            fields["WARC-Refers-To"] = refers_to
         content_type = next((v for k, v in page.headers if k.lower() == "content-type"), "text/html")
         record = self.builder.create_warc_record(
-            page.url, "conversion" if page.refers_to else "resource", payload=BytesIO(page.body),
+            page.url, "conversion" if refers_to else "resource", payload=BytesIO(page.body),
             length=len(page.body), warc_content_type=content_type, warc_headers_dict=fields)
         self._write(record)
-        return page.record_id
+        return record.rec_headers.get_header("WARC-Record-ID")
 
     def close(self) -> None:
         if self.file is not None:

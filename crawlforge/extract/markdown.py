@@ -9,13 +9,12 @@ from typing import NamedTuple
 
 from html_to_markdown import (ConversionOptions, HiddenContent, InlineDataMedia, PreprocessingOptions,
                               convert)
-from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
-from crawlforge.extract.content.urls import TRACKING_PARAMS, base_url, clean_url
+from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
 from crawlforge.extract.dom import ParsedPage, parse_page
 from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import extract_product
@@ -83,7 +82,7 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
               max_bytes: int | None, tracking_params: tuple) -> PageContent:
     if tree is None or tree.body is None:
         return PageContent("", "other")
-    base = base_url(url, _base_href(tree))
+    base = document_base(tree, url)
     if main_content and not over_bytes(html, max_bytes):
         kind, nodes = find_main_content(tree, url)
     else:
@@ -147,11 +146,6 @@ def over_bytes(html: str, max_bytes: int | None) -> bool:
     if max_bytes is None or len(html) * 4 <= max_bytes:
         return False
     return len(html) > max_bytes or len(html.encode("utf-8", "surrogatepass")) > max_bytes
-
-
-def _base_href(tree: LexborHTMLParser) -> str | None:
-    base = tree.css_first("base[href]")
-    return base.attributes.get("href") if base is not None else None
 
 
 def _unwrap_code_tables(root) -> None:

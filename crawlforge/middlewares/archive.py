@@ -67,11 +67,10 @@ def exchange_of(request, response) -> Exchange:
                     request_body=request.body, protocol=response.protocol or "HTTP/1.1")
 
 
-def rendered_of(request, response, refers_to: str | None) -> Rendered:
+def rendered_of(request, response) -> Rendered:
     return Rendered(request_url=request.url, url=response.url, status=response.status,
                     headers=header_pairs(response.headers), body=response.body,
-                    encoding=response.encoding if isinstance(response, TextResponse) else None,
-                    refers_to=refers_to)
+                    encoding=response.encoding if isinstance(response, TextResponse) else None)
 
 
 def writable(folder: Path) -> Path:
@@ -123,27 +122,23 @@ class ArchiveMiddleware:
         return middleware
 
     def process_response(self, request, response):
-        if request.meta.get("playwright"):
-            self.write(self.writer.write_rendered, rendered_of(request, response, self.plain_ids.get(request.url)), 1)
-        else:
-            exchange = exchange_of(request, response)
-            self.plain_ids[request.url] = exchange.record_id
-            if len(self.plain_ids) > RECENT_RESPONSES:
-                self.plain_ids.popitem(last=False)
-            self.write(self.writer.write_exchange, exchange, 2)
-        return response
-
-    def write(self, write, record, count: int) -> None:
-        """Write the records now, or log why they could not be written."""
+        rendered = bool(request.meta.get("playwright"))
+        count = 1 if rendered else 2  # a rendered DOM's record; a plain response's and its request's
         try:
-            write(record)
+            if rendered:
+                self.writer.write_rendered(rendered_of(request, response), self.plain_ids.get(request.url))
+            else:
+                self.plain_ids[request.url] = self.writer.write_exchange(exchange_of(request, response))
+                if len(self.plain_ids) > RECENT_RESPONSES:
+                    self.plain_ids.popitem(last=False)
         except Exception as error:  # noqa: BLE001 - the archive must not cost the crawl its pages
             self.stats.inc_value("archive/errors", count)
-            logger.error("Could not archive the response of %s: %s: %s", record.url, type(error).__name__, error)
-            return
+            logger.error("Could not archive the response of %s: %s: %s", response.url, type(error).__name__, error)
+            return response
         self.stats.inc_value("archive/records", count)
         if self.remote:
             self.upload_complete()
+        return response
 
     def upload_complete(self, every: bool = False) -> None:
         """Send the files the writer has finished (all of them at the close)."""
