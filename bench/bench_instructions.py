@@ -1,0 +1,46 @@
+"""The product-page path (``extract_structured_data`` + ``html_to_markdown``, as bench_structured
+times it) over a folder of pages, PASSES times, for counting instructions: a count that does not
+move with the load of a shared machine, as CPU seconds do.
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python bench/bench_instructions.py 1
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python bench/bench_instructions.py 2
+
+The difference of the two "Collected" counts is one pass. For another checkout, run its copy
+with ``PYTHONPATH`` set to it. The folder (default ../shared/fixtures/product-dev/pages beside
+the repository) holds ``.html`` or ``.html.gz`` files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+URL = "https://example.com/page"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("passes", type=int)
+    parser.add_argument("pages_dir", nargs="?", type=Path,
+                        default=ROOT.parent / "shared" / "fixtures" / "product-dev" / "pages")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from crawlforge.extract.markdown import html_to_markdown  # noqa: PLC0415 - after the checkout's path
+    from crawlforge.extract.structured import extract_structured_data  # noqa: PLC0415
+
+    files = sorted(f for f in args.pages_dir.glob("*.htm*") if f.is_file())
+    pages = [(gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes()).decode("utf-8", "replace")
+             for f in files]
+    for number in range(args.passes):
+        for html in pages:
+            html += " " * (number + 1)  # a new string each pass, so no remembered result answers
+            extract_structured_data(html, URL)
+            html_to_markdown(html, URL)
+    print(f"{len(pages)} pages x {args.passes} passes")
+
+
+if __name__ == "__main__":
+    main()
