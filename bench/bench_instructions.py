@@ -27,8 +27,8 @@ def main():
     parser.add_argument("pages_dir", nargs="?", type=Path,
                         default=ROOT.parent / "shared" / "fixtures" / "product-dev" / "pages")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    from crawlforge.extract.markdown import html_to_markdown  # noqa: PLC0415 - after the checkout's path
+    sys.path.append(str(ROOT))  # after PYTHONPATH, so that another checkout can be measured
+    from crawlforge.extract.markdown import html_to_markdown  # noqa: PLC0415 - after the path is set
     from crawlforge.extract.structured import extract_structured_data  # noqa: PLC0415
 
     files = sorted(f for f in args.pages_dir.glob("*.htm*") if f.is_file())
