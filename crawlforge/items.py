@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from itemadapter import ItemAdapter
@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StringConstraint
 
 def utc_now() -> str:
     """Timestamps in items are ISO 8601 UTC strings, so feeds need no custom encoder."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Page(BaseModel):
