@@ -1,9 +1,12 @@
-"""Crawl a generated local site twice in one run, once with a bare spider and once with every
-crawlforge pipeline, and print pages/s of each, their ratio, CPU ms per page and each crawl's peak RSS.
+"""Crawl a generated local site with a bare spider and with every crawlforge pipeline, and print
+pages/s of each, their ratios, CPU ms per page and each crawl's peak RSS.
 
     python bench/bench_pipeline.py [--pages 3000] [--archive] [--repeat 1]
 
-``--archive`` adds a third crawl, crawlforge with ``-a archive=DIR``, and its ratio to the second.
+The bare spider (bench/bare_spider.py: links and titles) runs twice: on Scrapy's own defaults,
+outside the project ("bare scrapy"), and inside it with crawlforge's downloader and spider
+middlewares but no pipeline ("bare project"), so the cost of the middlewares and of the pipelines
+show apart. ``--archive`` adds crawlforge with ``-a archive=DIR`` and its ratio to crawlforge.
 """
 
 from __future__ import annotations
@@ -32,9 +35,9 @@ COMMON_SETTINGS = {
 }
 
 
-def run(command: list[str], stats_file: Path) -> dict:
+def run(command: list[str], stats_file: Path, cwd: Path) -> dict:
     """Run one crawl; pages/s from its own stats, peak RSS from the kernel's rusage of it."""
-    process = subprocess.Popen(command, cwd=ROOT)
+    process = subprocess.Popen(command, cwd=cwd)
     _, status, rusage = os.wait4(process.pid, 0)
     if status:
         raise SystemExit(f"crawl failed: {' '.join(command)}")
@@ -61,12 +64,12 @@ def main():
         tmp = Path(tmp)
         server = FixtureServer(tmp).start()
         start = server.url(f"/_gen/{args.pages}/0")
-        crawls = {
-            "bare spider": [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "bench" / "bare_spider.py"),
-                            "-a", f"url={start}", "-O", str(tmp / "bare.jsonl"),
-                            *settings_args({**COMMON_SETTINGS, "CRAWLFORGE_STATS_FILE": tmp / "bare spider.json",
-                                            "ITEM_PIPELINES": "{}"})],
-        }
+        bare = [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "bench" / "bare_spider.py"),
+                "-a", f"url={start}", *settings_args(COMMON_SETTINGS)]
+        crawls = {name: [*bare, "-a", f"stats={tmp / f'{name}.json'}", "-O", str(tmp / f"{name}.jsonl"),
+                         *settings_args(extra)]
+                  for name, extra in (("bare scrapy", {}), ("bare project", {"ITEM_PIPELINES": "{}"}))}
+        places = {"bare scrapy": tmp}  # outside the project: no scrapy.cfg, Scrapy's defaults
         for name, extra in (("crawlforge", []), ("archived", ["-a", f"archive={tmp / 'warc'}"]))[:1 + args.archive]:
             crawls[name] = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"url={start}", *extra,
                             "-O", str(tmp / f"{name}.jsonl"),
@@ -77,10 +80,9 @@ def main():
             for _ in range(args.repeat):  # interleaved, so that a busy spell costs every crawl alike
                 for name, command in crawls.items():
                     shutil.rmtree(tmp / "warc", ignore_errors=True)
-                    result = run(command, tmp / f"{name}.json")
+                    result = run(command, tmp / f"{name}.json", places.get(name, ROOT))
                     if name not in results or result["pages_per_s"] > results[name]["pages_per_s"]:
                         results[name] = result
-            bare = results["bare spider"]
             archive_mb = sum(path.stat().st_size for path in (tmp / "warc").glob("*")) / 2**20 if args.archive else 0
         finally:
             server.stop()
@@ -89,7 +91,8 @@ def main():
         print(f"{name:12s} {result['pages']:6d} pages {result['items']:6d} items "
               f"{result['seconds']:7.1f} s {result['pages_per_s']:8.1f} pages/s "
               f"{result['cpu_ms_per_page']:6.2f} CPU ms/page peak RSS {result['peak_rss_mb']:7.1f} MB")
-    print(f"ratio crawlforge/bare: {full['pages_per_s'] / bare['pages_per_s']:.2f}")
+    for name in ("bare scrapy", "bare project"):
+        print(f"ratio crawlforge/{name}: {full['pages_per_s'] / results[name]['pages_per_s']:.2f}")
     if args.archive:
         print(f"ratio archived/crawlforge: {results['archived']['pages_per_s'] / full['pages_per_s']:.2f} "
               f"(archive {archive_mb:.1f} MB)")
