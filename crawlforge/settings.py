@@ -35,6 +35,10 @@ CRAWLFORGE_PAGE_THREAD_MIN_CHARS = 1024 * 1024
 # largest body (DOWNLOAD_MAXSIZE), so the crawl goes on while a big page is worked on in its
 # thread (Scrapy's 5 MB paused it for any page past that).
 SCRAPER_SLOT_MAX_ACTIVE_SIZE = 40 * 1024 * 1024
+# Outputs of one response worked on at once. Scrapy starts this many tasks for every response
+# (100 by default: a quarter of a small page's crawl cost), while a page yields one item, the LLM
+# step makes CRAWLFORGE_LLM_CONCURRENCY calls at once and page work has one thread.
+CONCURRENT_ITEMS = 8
 RETRY_TIMES = 2
 RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 
