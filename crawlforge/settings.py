@@ -51,6 +51,9 @@ LOG_LEVEL = "INFO"
 LOG_FORMATTER = "crawlforge.logformatter.CrawlforgeLogFormatter"
 
 FEED_EXPORT_ENCODING = "utf-8"
+# JSON lines with a big page's item written a field at a time (crawlforge.exporters).
+FEED_EXPORTERS = {"jsonlines": "crawlforge.exporters.PiecewiseJsonLinesItemExporter",
+                  "jsonl": "crawlforge.exporters.PiecewiseJsonLinesItemExporter"}
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 
 # Harvesting (README "Harvesting"): one scheduler that is Redis-backed (CRAWLFORGE_REDIS_URL),
