@@ -7,7 +7,6 @@ from urllib.parse import urlparse
 
 import scrapy
 from scrapy.linkextractors import IGNORED_EXTENSIONS
-from scrapy.utils.url import url_has_any_extension
 
 from crawlforge.args import ArgumentError, as_choice, as_count, as_flag
 from crawlforge.extract.content.urls import link_targets
@@ -17,7 +16,8 @@ from crawlforge.spiders.base import CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
 SITEMAP_MODES = ("never", "also", "only")
-SKIPPED_EXTENSIONS = frozenset("." + extension for extension in IGNORED_EXTENSIONS)  # images, media, archives...
+# images, media, archives...: a tuple, so that one str.endswith call tests them all
+SKIPPED_EXTENSIONS = tuple("." + extension for extension in IGNORED_EXTENSIONS)
 
 
 def allow_pattern(allow: str) -> re.Pattern:
@@ -114,7 +114,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         """A web page on the site that ``allow`` admits (Scrapy's link extractor skips the same
         file extensions)."""
         parts = urlparse(url)
-        return (parts.scheme in ("http", "https") and not url_has_any_extension(parts, SKIPPED_EXTENSIONS)
+        return (parts.scheme in ("http", "https") and not parts.path.lower().endswith(SKIPPED_EXTENSIONS)
                 and (self.allow is None or self.allow.search(url) is not None) and self.on_site(url, page_url))
 
     def on_site(self, url: str, page_url: str) -> bool:
