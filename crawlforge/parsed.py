@@ -29,3 +29,12 @@ def item_page(item, html: str) -> ParsedPage:
         if hasattr(item, "_parsed"):
             item._parsed = page
     return page
+
+
+def release(response) -> None:
+    """Frees the tree of a response's parse once its request is done. A response a spider read
+    with ``response.css()`` is in a reference cycle with its selector, so it and its tree live
+    until the garbage collector runs; crawls holding trees that long grew ~100 KB a page."""
+    page = _BY_RESPONSE.pop(response, None)
+    if page is not None:
+        page.release()

@@ -4,10 +4,12 @@ Real pages come from fixtures/; the hostile pages are synthetic on purpose (atta
 in code, named as such).
 """
 
+import asyncio
 import json
 import random
 from pathlib import Path
 
+from scrapy import signals
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
@@ -20,7 +22,8 @@ from crawlforge.extract.markdown import html_to_markdown, page_markdown
 from crawlforge.extract.structure import structure_signature, tree_signature
 from crawlforge.extract.structured import extract_structured_data, page_structured_data
 from crawlforge.extract.verdict import page_doc, parsed_page_doc
-from crawlforge.parsed import item_page
+from crawlforge.middlewares.resume import ResumeMiddleware
+from crawlforge.parsed import item_page, response_page
 from crawlforge.pipelines.markdown import MarkdownPipeline
 from crawlforge.pipelines.structure import StructurePipeline
 from crawlforge.pipelines.structured import StructuredDataPipeline
@@ -71,6 +74,25 @@ def test_the_spiders_page_carries_the_verdicts_parse_to_the_pipelines_and_not_in
     assert item_page(item, item.html) is parsed
     assert item.markdown and item.structure_signature and item.structured_data
     assert "_parsed" not in item.model_dump() and "parsed" not in json.loads(item.model_dump_json())
+
+
+def test_a_requests_parse_is_freed_when_its_items_are_through_not_when_the_response_dies():
+    response = HtmlResponse(IKEA_URL, body=IKEA.read_bytes(), encoding="utf-8", request=Request(IKEA_URL))
+    response.css("title")  # a spider's selector: the response and it now hold each other
+    page = response_page(response)
+    assert page.tree is not None
+    middleware = ResumeMiddleware(get_crawler(SiteSpider))
+
+    async def callback_output():
+        yield {"url": IKEA_URL}
+
+    async def consumed():
+        return [element async for element in middleware.process_spider_output(response, callback_output())]
+
+    items = asyncio.run(consumed())
+    assert "tree" in page.__dict__  # the item is still in the pipelines
+    middleware.crawler.signals.send_catch_log(signals.item_scraped, item=items[0], response=response, spider=None)
+    assert "tree" not in page.__dict__ and response_page(response) is not page
 
 
 def test_nesting_past_the_cap_is_not_walked_by_the_signature_and_keeps_its_text():

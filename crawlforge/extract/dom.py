@@ -107,6 +107,11 @@ class ParsedPage:
     def tree(self) -> LexborHTMLParser:
         return parse_page(self.html)
 
+    def release(self) -> None:
+        """Frees the tree now (a later ``tree`` parses again): the holder of this page may live on
+        until the garbage collector runs, and trees freed late leave the heap fragmented."""
+        self.__dict__.pop("tree", None)
+
     def copy(self) -> LexborHTMLParser:
         if len(self.html) > KEEP_MAX_CHARS:
             return self.__dict__.pop("tree", None) or parse_page(self.html)

@@ -1,14 +1,15 @@
 """When a request is done, the spider side: its callback's output was consumed (or raised) and
 every item from it went through the pipelines. Told to all as ``crawlforge.signals.request_done``:
 the JOBDIR frontier marks the request done then, so an item is on disk before its URL is; the
-ledger ends a URL that gave no item. Items of requests fetched again after a kill carry
-``resumed_refetch: true``."""
+ledger ends a URL that gave no item, and the page's parse is freed. Items of requests fetched
+again after a kill carry ``resumed_refetch: true``."""
 
 from __future__ import annotations
 
 from itemadapter import ItemAdapter, is_item
 from scrapy import Request, signals
 
+from crawlforge.parsed import release
 from crawlforge.signals import request_done
 
 
@@ -24,7 +25,8 @@ class ResumeMiddleware:
     def __init__(self, crawler):
         self.crawler = crawler
         self.pending: dict[int, int] = {}  # id(request) -> items not yet through the pipelines
-        self.exhausted: dict[int, tuple] = {}  # id(request) -> (exception, follow-ups), output consumed
+        # id(request) -> (response, exception, follow-ups), once the callback's output is consumed
+        self.exhausted: dict[int, tuple] = {}
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
             crawler.signals.connect(self.item_finished, signal=signal)
 
@@ -48,7 +50,7 @@ class ResumeMiddleware:
             exception = exc
             raise
         finally:
-            self.exhausted[id(request)] = (exception, followups)
+            self.exhausted[id(request)] = (response, exception, followups)
             self.settle(request)
 
     def item_finished(self, item, response, **kwargs):
@@ -61,5 +63,6 @@ class ResumeMiddleware:
         if self.pending.get(id(request), 0) or id(request) not in self.exhausted:
             return
         self.pending.pop(id(request), None)
-        exception, followups = self.exhausted.pop(id(request))
+        response, exception, followups = self.exhausted.pop(id(request))
         self.crawler.signals.send_catch_log(request_done, request=request, exception=exception, followups=followups)
+        release(response)
