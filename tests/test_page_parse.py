@@ -9,12 +9,12 @@ import json
 import random
 from pathlib import Path
 
+from conftest import awaited
 from scrapy import signals
 from scrapy.http import HtmlResponse, Request
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from conftest import awaited
 from crawlforge.extract import verdict
 from crawlforge.extract.dom import MAX_NESTING, ParsedPage
 from crawlforge.extract.extractors import jsonld
