@@ -122,6 +122,8 @@ class TemplateRegistry:
     def __init__(self, templates=None):
         self._templates = list(TEMPLATES if templates is None else templates)
         self._by_id = {_get(t, "id"): t for t in self._templates}
+        # compiled once: every crawled page is routed
+        self._patterns = [(t, pattern) for t in self._templates if (pattern := _pattern(t)) is not None]
 
     def get(self, template_id):
         """The template with this id, or None."""
@@ -140,7 +142,7 @@ class TemplateRegistry:
     def _candidates(self, url) -> list:
         if not isinstance(url, str) or not url:
             return []
-        return [t for t in self._templates if _pattern(t) is not None and _pattern(t).search(url)]
+        return [t for t, pattern in self._patterns if pattern.search(url)]
 
     def list(self) -> list[dict]:
         """One summary per template; optional keys appear only when the template declares them."""
