@@ -55,6 +55,7 @@ FEED_EXPORT_ENCODING = "utf-8"
 FEED_EXPORTERS = {"jsonlines": "crawlforge.exporters.PiecewiseJsonLinesItemExporter",
                   "jsonl": "crawlforge.exporters.PiecewiseJsonLinesItemExporter"}
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+STATS_CLASS = "crawlforge.statscollectors.StatsCollector"
 
 # Harvesting (README "Harvesting"): one scheduler that is Redis-backed (CRAWLFORGE_REDIS_URL),
 # kill-safe on disk (JOBDIR) or Scrapy's own; local feeds are written unbuffered, so the feed of
