@@ -106,6 +106,23 @@ def test_box_named_navigation_holding_the_page_is_not_chrome():
     assert "Request a demo" not in page.markdown
 
 
+def test_thread_by_its_shape_keeps_comments_when_nothing_declares_a_forum():
+    page = page_content(load("wcxb-0575.html.gz"), "https://lobste.rs/s/dwip3v/rust_project_goals_for_2024")
+    assert page.page_type == "forum"
+    assert "I work with a lot of async tasks, so I'm cloning `Arc`s everywhere." in page.markdown  # a post
+    assert "So do I, and I really find that eliding clones would not especially improve ergonomics." \
+        in page.markdown  # its reply
+    assert "[kkiri](https://lobste.rs/~kkiri)" in page.markdown  # the author line
+    assert "Login" not in page.markdown.replace("/login)", "")
+
+
+def test_filter_form_around_a_listing_is_not_a_search_form():
+    page = page_content(load("wcxb-0651.html.gz"), "https://www.ifixit.com/Parts")
+    assert "81,539 results" in page.markdown
+    assert "Genuine Steam Deck Part Lifetime Guarantee" in page.markdown and "$34.99" in page.markdown
+    assert "Add to cart" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

@@ -395,7 +395,8 @@ _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
 
 def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     declared = declared_type(tree)
-    prune(tree, thread=declared == "forum")
+    if prune(tree, thread=None if declared is None else declared == "forum"):
+        declared = "forum"  # a discussion by its shape
     body = tree.body
     kind, cards = page_type(body, declared, url)
     if body is None:
