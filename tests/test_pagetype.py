@@ -123,6 +123,22 @@ def test_filter_form_around_a_listing_is_not_a_search_form():
     assert "Add to cart" not in page.markdown
 
 
+def test_product_page_keeps_the_product_not_its_reviews():
+    page = page_content(load("wcxb-0622.html.gz"), "https://www.ikea.com/us/en/p/kallax-shelf-unit-white-80275887/")
+    assert page.page_type == "product"
+    assert "At first glance, KALLAX is a simple shelving unit, but it’s based on a love for details." in page.markdown
+    assert "Customer reviews" not in page.markdown
+    assert "My sister introduced me to Kallax." not in page.markdown  # a review
+
+
+def test_page_of_no_kind_whose_best_block_is_a_blurb_keeps_the_whole_page():
+    page = page_content(load("wcxb-3068.html.gz"), "https://store.steampowered.com/category/multiplayer_coop/")
+    assert "Apex Legends is the award-winning, free-to-play Hero Shooter from Respawn Entertainment." \
+        in page.markdown  # a tile's text beside the featured game's blurb
+    assert "You are Flameborn, last ember of hope of a dying race." in page.markdown  # the blurb
+    assert "Install Steam" not in page.markdown and "Privacy Policy" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

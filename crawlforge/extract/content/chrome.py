@@ -34,6 +34,8 @@ _THREAD_STRONG_PREFIXES = tuple(word for word in _STRONG_PREFIXES
 """On a thread the comments and their authors are the content."""
 _POST_PREFIXES = phrases("post_class_prefixes")
 """Class/id word beginnings of a discussion's posts."""
+_PRODUCT_CHROME_PREFIXES = phrases("product_chrome_prefixes")
+"""Class/id word beginnings of what a product page shows beside the product: its reviews."""
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -86,7 +88,7 @@ def hint_weight(node) -> int:
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 
-def prune(tree: LexborHTMLParser, thread: bool | None = False) -> bool:
+def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = False) -> bool:
     """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate. On a
     `thread` (a forum page) comments, authors and dates are its posts and their author lines;
     None: the page's shape tells (`is_thread`). Returns whether it was pruned as a thread."""
@@ -116,7 +118,11 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False) -> bool:
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
-    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)), thread)  # text left after the strip
+    total = len(body.text(deep=True, strip=True))  # text left after the strip
+    doomed += _boilerplate(body, total, thread)
+    if product:
+        doomed += [node for node in body.css("[class], [id]") if _product_chrome(node)
+                   and len(node.text(deep=True, strip=True)) < total / 2]
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
     return thread
 
@@ -143,6 +149,16 @@ def is_thread(body, total: int) -> bool:
 
 THREAD_ARTICLE_PROSE = 3
 """Paragraphs of prose outside the comments from which the page is an article with comments."""
+
+
+def _product_chrome(node) -> bool:
+    attrs = node.attributes
+    return _product_chrome_words(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+
+
+@lru_cache(maxsize=8192)
+def _product_chrome_words(hint: str) -> bool:
+    return any(word.startswith(_PRODUCT_CHROME_PREFIXES) for word in _WORD.findall(hint.lower()))
 
 
 def _names_post(node) -> bool:
