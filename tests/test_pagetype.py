@@ -139,6 +139,13 @@ def test_page_of_no_kind_whose_best_block_is_a_blurb_keeps_the_whole_page():
     assert "Install Steam" not in page.markdown and "Privacy Policy" not in page.markdown
 
 
+def test_letters_after_a_digit_in_an_obfuscated_class_name_are_no_chrome_word():
+    page = page_content(load("wcxb-4246.html.gz"), "https://www.getlocal.agency/")  # `jXK9ad`: no `ad`
+    assert "## Our AI-Powered Platform: Empowering Small Businesses to Thrive with AI" in page.markdown
+    assert "a suite of AI-infused tools designed to streamline" in page.markdown
+    assert "All Rights Reserved" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

@@ -36,7 +36,8 @@ _POST_PREFIXES = phrases("post_class_prefixes")
 """Class/id word beginnings of a discussion's posts."""
 _PRODUCT_CHROME_PREFIXES = phrases("product_chrome_prefixes")
 """Class/id word beginnings of what a product page shows beside the product: its reviews."""
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"(?<![a-z0-9])[a-z]+")
+"""Words of a class or id: letters after a digit go on an obfuscated name (`jxk9ad` is no `ad`)."""
 
 
 BOILERPLATE_LINE = re.compile(rf"\W*(?:{pattern('boilerplate_lines').pattern})", re.IGNORECASE)
