@@ -146,6 +146,12 @@ def test_letters_after_a_digit_in_an_obfuscated_class_name_are_no_chrome_word():
     assert "All Rights Reserved" not in page.markdown
 
 
+def test_links_with_nothing_to_read_go():
+    page = page_content(load("wcxb-3013.html.gz"), "https://news.ycombinator.com/newest")
+    assert "1. [What happened when humans and Neanderthals hooked up](https://www.cnn.com/" in page.markdown
+    assert "vote?id=" not in page.markdown  # each item's vote arrow: a link around an icon
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

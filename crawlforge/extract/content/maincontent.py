@@ -380,6 +380,8 @@ def picture_links(root) -> None:
     the alt texts of a link holding blocks as the link's text."""
     for link in root.css("a"):
         if link.css_first("img") is None:
+            if not (link.text(deep=True, strip=True) or link.attributes.get("aria-label")):
+                link.decompose()  # an icon's link (a vote arrow, "run code"): nothing to read but its address
             continue
         boxes = [node for node in link.css("*") if node.tag not in _INLINE_PICTURE
                  and node.mem_id != link.mem_id and not node.text(deep=True, strip=True)]
