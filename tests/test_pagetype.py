@@ -152,6 +152,13 @@ def test_links_with_nothing_to_read_go():
     assert "vote?id=" not in page.markdown  # each item's vote arrow: a link around an icon
 
 
+def test_drawing_left_open_around_the_page_is_not_stripped_with_it():
+    page = page_content(load("wcxb-2875.html.gz"), "https://www.sqlite.org/lang_select.html")
+    assert "The SELECT statement is used to query the database." in page.markdown  # inside an unclosed <svg>
+    assert "SQLite is actually very flexible in how you specify a join operator." in " ".join(page.markdown.split())
+    assert "Search Documentation" not in page.markdown and "Choose any three" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

@@ -101,6 +101,9 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
+    for svg in body.css("svg"):  # a drawing left open swallows the page as its text
+        if len(svg.text(deep=True, strip=True)) > total / 2:
+            svg.unwrap()
     tree.strip_tags(NON_CONTENT_TAGS)
     total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
     remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
