@@ -159,6 +159,14 @@ def test_drawing_left_open_around_the_page_is_not_stripped_with_it():
     assert "Search Documentation" not in page.markdown and "Choose any three" not in page.markdown
 
 
+def test_docs_index_keeps_its_link_cards():
+    page = page_content(load("wcxb-4407.html.gz"), "https://docs.github.com/en/actions/how-tos/write-workflows")
+    assert "## [Using workflow templates](https://docs.github.com/en/actions/how-tos/write-workflows/" \
+           "use-workflow-templates)" in page.markdown
+    assert "You can specify the compute environment your jobs and workflows run in." in page.markdown
+    assert "Continuous integration" not in page.markdown and "Understand GitHub Actions" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

@@ -405,8 +405,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
         return kind, []
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
-    if kind != "forum" and (kind != "listing" or not _item_sized(cards)
-                            or _is_article(nodes, cards)):
+    items = cards if kind in _CARD_KINDS and _item_sized(cards) and not _is_article(nodes, cards) else []
+    if kind != "forum" and (kind != "listing" or not items):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
@@ -416,9 +416,12 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
         root = _page_root(body, [])
         if not _holds(nodes, root) and _reading_share(blocks, nodes, root) < BLURB_SHARE:
             return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep, cards)
+    return kind, _cleaned(nodes, blocks, keep, cards or items)
 
 
+_CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
+"""Kinds whose item-sized link cards are content: a listing's items, a docs index's or a service
+page's cards (a title and a line each), a hub's links."""
 _WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "hub"})
 """Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
