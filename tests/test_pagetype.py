@@ -167,6 +167,14 @@ def test_docs_index_keeps_its_link_cards():
     assert "Continuous integration" not in page.markdown and "Understand GitHub Actions" not in page.markdown
 
 
+def test_box_opening_with_a_byline_keeps_the_description_after_it():
+    page = page_content(load("wcxb-2893.html.gz"), "https://www.sweetwater.com/store/detail/Scarlett4i4G4--"
+                        "focusrite-scarlett-4i4-4th-gen-usb-audio-interface")
+    assert page.page_type == "product"
+    assert "## The Scarlett Gets a Serious Overhaul" in page.markdown  # after "This article was Written By"
+    assert "Talk to an expert!" not in page.markdown and "(800) 222-4700" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

@@ -246,8 +246,8 @@ def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
         if size >= 200 or node.mem_id not in sums or node.mem_id in root_ids:
             continue
         text = node.text(deep=True, strip=True)
-        if not BOILERPLATE_LINE.match(text):
-            continue
+        if len(text) >= 200 or not BOILERPLATE_LINE.match(text):
+            continue  # a box whose own text is a short line may hold a section after it
         limit, box = root_ids[_root_of(node, root_ids).mem_id], node
         while box.parent is not None and box.parent.mem_id not in root_ids \
                 and sums.get(box.parent.mem_id, (limit + 1,))[0] <= limit \
