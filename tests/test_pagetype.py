@@ -175,6 +175,21 @@ def test_box_opening_with_a_byline_keeps_the_description_after_it():
     assert "Talk to an expert!" not in page.markdown and "(800) 222-4700" not in page.markdown
 
 
+def test_folded_accordion_sections_are_content_not_hidden_chrome():
+    page = page_content(load("wcxb-4911.html.gz"), "https://www.progressive.com/pet-insurance/")
+    assert "Unlike with health insurance for humans, there are no networks or copays for pet insurance." \
+        in page.markdown  # an accordion section, aria-hidden until opened
+    assert "Vehicle insurance" not in page.markdown
+
+
+def test_advanced_heading_blocks_are_no_ads():
+    page = page_content(load("wcxb-0377.html.gz"), "https://www.mccollisters.com/services/"
+                        "mccollisters-fitness-equipment-repair/")  # `kt-adv-heading`: `adv` is no ad
+    assert "## Full-Service Exercise Equipment Repair" in page.markdown
+    assert "Our full-service fitness equipment repairs can be utilized by commercial gyms" in page.markdown
+    assert "Toggle Menu" not in page.markdown and "Driver Login" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

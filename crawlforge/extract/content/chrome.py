@@ -114,7 +114,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
-                                        "[aria-modal=true]") if not _holds_page(node)]
+                                        "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -173,6 +173,13 @@ def _names_post(node) -> bool:
 @lru_cache(maxsize=8192)
 def _post_words(hint: str) -> bool:
     return any(word.startswith(_POST_PREFIXES) for word in _WORD.findall(hint.lower()))
+
+
+def _folded(node) -> bool:
+    """A hidden tab panel or accordion section (`role=tabpanel`, a `role=region` a header
+    labels): the page's content, folded until a reader opens it."""
+    role = node.attributes.get("role")
+    return role == "tabpanel" or role == "region" and node.attributes.get("aria-labelledby") is not None
 
 
 def _holds_page(node) -> bool:
