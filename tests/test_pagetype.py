@@ -190,6 +190,16 @@ def test_advanced_heading_blocks_are_no_ads():
     assert "Toggle Menu" not in page.markdown and "Driver Login" not in page.markdown
 
 
+def test_docs_page_keeps_its_index_of_sub_pages_beside_its_prose():
+    page = page_content(load("wcxb-0669.html.gz"), "https://www.typescriptlang.org/docs/handbook/2/"
+                        "types-from-types.html")
+    assert page.page_type == "documentation"
+    assert "By combining various type operators, we can express complex operations" in page.markdown
+    assert "- [Generics](https://www.typescriptlang.org/docs/handbook/2/generics.html) - Types which take " \
+           "parameters" in page.markdown
+    assert "Get Started" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

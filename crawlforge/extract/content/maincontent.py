@@ -405,7 +405,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
         return kind, []
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
-    items = cards if kind in _CARD_KINDS and _item_sized(cards) and not _is_article(nodes, cards) else []
+    items = cards if kind in _CARD_KINDS and _item_sized(cards) \
+        and (kind == "documentation" or not _is_article(nodes, cards)) else []  # a docs index: prose and links
     if kind != "forum" and (kind != "listing" or not items):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind in _WHOLE_PAGE_TYPES:
