@@ -34,6 +34,7 @@ _THREAD_STRONG_PREFIXES = tuple(word for word in _STRONG_PREFIXES
 """On a thread the comments and their authors are the content."""
 _POST_PREFIXES = phrases("post_class_prefixes")
 """Class/id word beginnings of a discussion's posts."""
+_POST_CANDIDATES = ", ".join(f'[class*="{word}" i], [id*="{word}" i]' for word in _POST_PREFIXES)
 _PRODUCT_CHROME_PREFIXES = phrases("product_chrome_prefixes")
 """Class/id word beginnings of what a product page shows beside the product: its reviews."""
 _WORD = re.compile(r"(?<![a-z0-9])[a-z]+")
@@ -105,7 +106,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         if len(svg.text(deep=True, strip=True)) > total / 2:
             svg.unwrap()
     tree.strip_tags(NON_CONTENT_TAGS)
-    total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
+    if forms or thread is None:
+        total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
     remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
                      if len(form.text(deep=True, strip=True)) < total / 2)
     if thread is None:
@@ -136,7 +138,7 @@ def is_thread(body, total: int) -> bool:
     (under three paragraphs of prose): a discussion whose posts are its comments, the shape of
     a link aggregator's or a news site's comment page that declares no forum."""
     posts, inside = [], set()
-    for node in body.css("[class], [id]"):
+    for node in body.css(_POST_CANDIDATES):  # the selector narrows, the words decide
         if node.mem_id in inside or not _names_post(node):
             continue
         posts.append(node)
