@@ -127,7 +127,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     total = len(body.text(deep=True, strip=True))  # text left after the strip
     doomed += _boilerplate(body, total, thread)
     if product:
-        doomed += [node for node in body.css("[class], [id]") if _product_chrome(node)
+        doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
     return thread
@@ -139,7 +139,7 @@ def is_thread(body, total: int) -> bool:
     a link aggregator's or a news site's comment page that declares no forum."""
     posts, inside = [], set()
     for node in body.css(_POST_CANDIDATES):  # the selector narrows, the words decide
-        if node.mem_id in inside or not _names_post(node):
+        if node.mem_id in inside or not _named(node, _POST_PREFIXES):
             continue
         posts.append(node)
         inside.update(child.mem_id for child in node.css("*"))
@@ -157,24 +157,15 @@ THREAD_ARTICLE_PROSE = 3
 """Paragraphs of prose outside the comments from which the page is an article with comments."""
 
 
-def _product_chrome(node) -> bool:
+def _named(node, prefixes: tuple) -> bool:
+    """A word of the node's class or id starts with one of `prefixes`."""
     attrs = node.attributes
-    return _product_chrome_words(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+    return _starts_a_word(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", prefixes)
 
 
 @lru_cache(maxsize=8192)
-def _product_chrome_words(hint: str) -> bool:
-    return any(word.startswith(_PRODUCT_CHROME_PREFIXES) for word in _WORD.findall(hint.lower()))
-
-
-def _names_post(node) -> bool:
-    attrs = node.attributes
-    return _post_words(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
-
-
-@lru_cache(maxsize=8192)
-def _post_words(hint: str) -> bool:
-    return any(word.startswith(_POST_PREFIXES) for word in _WORD.findall(hint.lower()))
+def _starts_a_word(hint: str, prefixes: tuple) -> bool:
+    return any(word.startswith(prefixes) for word in _WORD.findall(hint.lower()))
 
 
 def _folded(node) -> bool:
