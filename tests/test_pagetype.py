@@ -106,6 +106,100 @@ def test_box_named_navigation_holding_the_page_is_not_chrome():
     assert "Request a demo" not in page.markdown
 
 
+def test_thread_by_its_shape_keeps_comments_when_nothing_declares_a_forum():
+    page = page_content(load("wcxb-0575.html.gz"), "https://lobste.rs/s/dwip3v/rust_project_goals_for_2024")
+    assert page.page_type == "forum"
+    assert "I work with a lot of async tasks, so I'm cloning `Arc`s everywhere." in page.markdown  # a post
+    assert "So do I, and I really find that eliding clones would not especially improve ergonomics." \
+        in page.markdown  # its reply
+    assert "[kkiri](https://lobste.rs/~kkiri)" in page.markdown  # the author line
+    assert "Login" not in page.markdown.replace("/login)", "")
+
+
+def test_filter_form_around_a_listing_is_not_a_search_form():
+    page = page_content(load("wcxb-0651.html.gz"), "https://www.ifixit.com/Parts")
+    assert "81,539 results" in page.markdown
+    assert "Genuine Steam Deck Part Lifetime Guarantee" in page.markdown and "$34.99" in page.markdown
+    assert "Add to cart" not in page.markdown
+
+
+def test_product_page_keeps_the_product_not_its_reviews():
+    page = page_content(load("wcxb-0622.html.gz"), "https://www.ikea.com/us/en/p/kallax-shelf-unit-white-80275887/")
+    assert page.page_type == "product"
+    assert "At first glance, KALLAX is a simple shelving unit, but it’s based on a love for details." in page.markdown
+    assert "Customer reviews" not in page.markdown
+    assert "My sister introduced me to Kallax." not in page.markdown  # a review
+
+
+def test_page_of_no_kind_whose_best_block_is_a_blurb_keeps_the_whole_page():
+    page = page_content(load("wcxb-3068.html.gz"), "https://store.steampowered.com/category/multiplayer_coop/")
+    assert "Apex Legends is the award-winning, free-to-play Hero Shooter from Respawn Entertainment." \
+        in page.markdown  # a tile's text beside the featured game's blurb
+    assert "You are Flameborn, last ember of hope of a dying race." in page.markdown  # the blurb
+    assert "Install Steam" not in page.markdown and "Privacy Policy" not in page.markdown
+
+
+def test_letters_after_a_digit_in_an_obfuscated_class_name_are_no_chrome_word():
+    page = page_content(load("wcxb-4246.html.gz"), "https://www.getlocal.agency/")  # `jXK9ad`: no `ad`
+    assert "## Our AI-Powered Platform: Empowering Small Businesses to Thrive with AI" in page.markdown
+    assert "a suite of AI-infused tools designed to streamline" in page.markdown
+    assert "All Rights Reserved" not in page.markdown
+
+
+def test_links_with_nothing_to_read_go():
+    page = page_content(load("wcxb-3013.html.gz"), "https://news.ycombinator.com/newest")
+    assert "1. [What happened when humans and Neanderthals hooked up](https://www.cnn.com/" in page.markdown
+    assert "vote?id=" not in page.markdown  # each item's vote arrow: a link around an icon
+
+
+def test_drawing_left_open_around_the_page_is_not_stripped_with_it():
+    page = page_content(load("wcxb-2875.html.gz"), "https://www.sqlite.org/lang_select.html")
+    assert "The SELECT statement is used to query the database." in page.markdown  # inside an unclosed <svg>
+    assert "SQLite is actually very flexible in how you specify a join operator." in " ".join(page.markdown.split())
+    assert "Search Documentation" not in page.markdown and "Choose any three" not in page.markdown
+
+
+def test_docs_index_keeps_its_link_cards():
+    page = page_content(load("wcxb-4407.html.gz"), "https://docs.github.com/en/actions/how-tos/write-workflows")
+    assert "## [Using workflow templates](https://docs.github.com/en/actions/how-tos/write-workflows/" \
+           "use-workflow-templates)" in page.markdown
+    assert "You can specify the compute environment your jobs and workflows run in." in page.markdown
+    assert "Continuous integration" not in page.markdown and "Understand GitHub Actions" not in page.markdown
+
+
+def test_box_opening_with_a_byline_keeps_the_description_after_it():
+    page = page_content(load("wcxb-2893.html.gz"), "https://www.sweetwater.com/store/detail/Scarlett4i4G4--"
+                        "focusrite-scarlett-4i4-4th-gen-usb-audio-interface")
+    assert page.page_type == "product"
+    assert "## The Scarlett Gets a Serious Overhaul" in page.markdown  # after "This article was Written By"
+    assert "Talk to an expert!" not in page.markdown and "(800) 222-4700" not in page.markdown
+
+
+def test_folded_accordion_sections_are_content_not_hidden_chrome():
+    page = page_content(load("wcxb-4911.html.gz"), "https://www.progressive.com/pet-insurance/")
+    assert "Unlike with health insurance for humans, there are no networks or copays for pet insurance." \
+        in page.markdown  # an accordion section, aria-hidden until opened
+    assert "Vehicle insurance" not in page.markdown
+
+
+def test_advanced_heading_blocks_are_no_ads():
+    page = page_content(load("wcxb-0377.html.gz"), "https://www.mccollisters.com/services/"
+                        "mccollisters-fitness-equipment-repair/")  # `kt-adv-heading`: `adv` is no ad
+    assert "## Full-Service Exercise Equipment Repair" in page.markdown
+    assert "Our full-service fitness equipment repairs can be utilized by commercial gyms" in page.markdown
+    assert "Toggle Menu" not in page.markdown and "Driver Login" not in page.markdown
+
+
+def test_docs_page_keeps_its_index_of_sub_pages_beside_its_prose():
+    page = page_content(load("wcxb-0669.html.gz"), "https://www.typescriptlang.org/docs/handbook/2/"
+                        "types-from-types.html")
+    assert page.page_type == "documentation"
+    assert "By combining various type operators, we can express complex operations" in page.markdown
+    assert "- [Generics](https://www.typescriptlang.org/docs/handbook/2/generics.html) - Types which take " \
+           "parameters" in page.markdown
+    assert "Get Started" not in page.markdown
+
+
 @pytest.mark.parametrize(("html", "expected"), [
     # a category page carrying several products' JSON is a listing, not a product page
     ('<script type="application/ld+json">{"@type": "ItemList", "itemListElement": [{"@type": "Product"},'

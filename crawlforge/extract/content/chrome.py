@@ -32,7 +32,13 @@ _POSITIVE_PREFIXES = phrases("content_class_prefixes")
 _THREAD_STRONG_PREFIXES = tuple(word for word in _STRONG_PREFIXES
                                 if not word.startswith(phrases("thread_class_prefixes")))
 """On a thread the comments and their authors are the content."""
-_WORD = re.compile(r"[a-z]+")
+_POST_PREFIXES = phrases("post_class_prefixes")
+"""Class/id word beginnings of a discussion's posts."""
+_POST_CANDIDATES = ", ".join(f'[class*="{word}" i], [id*="{word}" i]' for word in _POST_PREFIXES)
+_PRODUCT_CHROME_PREFIXES = phrases("product_chrome_prefixes")
+"""Class/id word beginnings of what a product page shows beside the product: its reviews."""
+_WORD = re.compile(r"(?<![a-z0-9])[a-z]+")
+"""Words of a class or id: letters after a digit go on an obfuscated name (`jxk9ad` is no `ad`)."""
 
 
 BOILERPLATE_LINE = re.compile(rf"\W*(?:{pattern('boilerplate_lines').pattern})", re.IGNORECASE)
@@ -84,24 +90,33 @@ def hint_weight(node) -> int:
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 
-def prune(tree: LexborHTMLParser, thread: bool = False) -> None:
+def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = False) -> bool:
     """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate. On a
-    `thread` (a forum page) comments, authors and dates are its posts and their author lines."""
+    `thread` (a forum page) comments, authors and dates are its posts and their author lines;
+    None: the page's shape tells (`is_thread`). Returns whether it was pruned as a thread."""
     body = tree.body
     if body is None:
-        return
-    total = len(body.text(deep=True, strip=True))  # a page-wide <form> (ASP.NET) is no chrome
-    remove_outermost(form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None
-                     and len(form.text(deep=True, strip=True)) < total / 2)
+        return bool(thread)
+    total = len(body.text(deep=True, strip=True))
+    forms = [form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None]
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
+    for svg in body.css("svg"):  # a drawing left open swallows the page as its text
+        if len(svg.text(deep=True, strip=True)) > total / 2:
+            svg.unwrap()
     tree.strip_tags(NON_CONTENT_TAGS)
+    if forms or thread is None:
+        total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
+    remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
+                     if len(form.text(deep=True, strip=True)) < total / 2)
+    if thread is None:
+        thread = is_thread(body, total)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
-                                        "[aria-modal=true]") if not _holds_page(node)]
+                                        "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -109,8 +124,55 @@ def prune(tree: LexborHTMLParser, thread: bool = False) -> None:
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
-    doomed += _boilerplate(body, len(body.text(deep=True, strip=True)), thread)  # text left after the strip
+    total = len(body.text(deep=True, strip=True))  # text left after the strip
+    doomed += _boilerplate(body, total, thread)
+    if product:
+        doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
+                   and len(node.text(deep=True, strip=True)) < total / 2]
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
+    return thread
+
+
+def is_thread(body, total: int) -> bool:
+    """Comment-named boxes hold most of the page's text and no article stands outside them
+    (under three paragraphs of prose): a discussion whose posts are its comments, the shape of
+    a link aggregator's or a news site's comment page that declares no forum."""
+    posts, inside = [], set()
+    for node in body.css(_POST_CANDIDATES):  # the selector narrows, the words decide
+        if node.mem_id in inside or not _named(node, _POST_PREFIXES):
+            continue
+        posts.append(node)
+        inside.update(child.mem_id for child in node.css("*"))
+    text = sum(len(node.text(deep=True, strip=True)) for node in posts)
+    if text * 2 <= total:
+        return False
+    prose = 0
+    for p in body.css("p"):
+        if p.mem_id not in inside and len(p.text(deep=True, strip=True)) >= 150:
+            prose += 1
+    return prose < THREAD_ARTICLE_PROSE
+
+
+THREAD_ARTICLE_PROSE = 3
+"""Paragraphs of prose outside the comments from which the page is an article with comments."""
+
+
+def _named(node, prefixes: tuple) -> bool:
+    """A word of the node's class or id starts with one of `prefixes`."""
+    attrs = node.attributes
+    return _starts_a_word(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", prefixes)
+
+
+@lru_cache(maxsize=8192)
+def _starts_a_word(hint: str, prefixes: tuple) -> bool:
+    return any(word.startswith(prefixes) for word in _WORD.findall(hint.lower()))
+
+
+def _folded(node) -> bool:
+    """A hidden tab panel or accordion section (`role=tabpanel`, a `role=region` a header
+    labels): the page's content, folded until a reader opens it."""
+    role = node.attributes.get("role")
+    return role == "tabpanel" or role == "region" and node.attributes.get("aria-labelledby") is not None
 
 
 def _holds_page(node) -> bool:

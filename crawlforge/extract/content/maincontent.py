@@ -246,8 +246,8 @@ def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
         if size >= 200 or node.mem_id not in sums or node.mem_id in root_ids:
             continue
         text = node.text(deep=True, strip=True)
-        if not BOILERPLATE_LINE.match(text):
-            continue
+        if len(text) >= 200 or not BOILERPLATE_LINE.match(text):
+            continue  # a box whose own text is a short line may hold a section after it
         limit, box = root_ids[_root_of(node, root_ids).mem_id], node
         while box.parent is not None and box.parent.mem_id not in root_ids \
                 and sums.get(box.parent.mem_id, (limit + 1,))[0] <= limit \
@@ -380,6 +380,8 @@ def picture_links(root) -> None:
     the alt texts of a link holding blocks as the link's text."""
     for link in root.css("a"):
         if link.css_first("img") is None:
+            if not (link.text(deep=True, strip=True) or link.attributes.get("aria-label")):
+                link.decompose()  # an icon's link (a vote arrow, "run code"): nothing to read but its address
             continue
         boxes = [node for node in link.css("*") if node.tag not in _INLINE_PICTURE
                  and node.mem_id != link.mem_id and not node.text(deep=True, strip=True)]
@@ -395,27 +397,39 @@ _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
 
 def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     declared = declared_type(tree)
-    prune(tree, thread=declared == "forum")
+    if prune(tree, thread=None if declared is None else declared == "forum", product=declared == "product"):
+        declared = "forum"  # a discussion by its shape
     body = tree.body
     kind, cards = page_type(body, declared, url)
     if body is None:
         return kind, []
     blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product")
-    if kind != "forum" and (kind != "listing" or not _item_sized(cards)
-                            or _is_article(nodes, cards)):
+    items = cards if kind in _CARD_KINDS and _item_sized(cards) \
+        and (kind == "documentation" or not _is_article(nodes, cards)) else []  # a docs index: prose and links
+    if kind != "forum" and (kind != "listing" or not items):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
             return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep, cards)
+    elif kind == "other":
+        root = _page_root(body, [])
+        if not _holds(nodes, root) and _reading_share(blocks, nodes, root) < BLURB_SHARE:
+            return kind, [root]
+    return kind, _cleaned(nodes, blocks, keep, cards or items)
 
 
+_CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
+"""Kinds whose item-sized link cards are content: a listing's items, a docs index's or a service
+page's cards (a title and a line each), a hub's links."""
 _WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "hub"})
 """Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
+BLURB_SHARE = 0.1
+"""A page of no known kind whose best text block holds under this share of its reading text (a
+store's genre page: one game's blurb among the tiles) keeps its whole pruned page."""
 
 
 ARTICLE_PROSE = 1
