@@ -47,9 +47,9 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 
 
 def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
-    """(strong chrome, weak chrome, content) as said by the node's class and id words."""
-    attrs = node.attributes
-    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", thread)
+    """(strong chrome, weak chrome, content) as said by the node's class and id words (the two
+    read alone: half the cost of the node's whole attribute dict)."""
+    return _classify(f"{node.attrs.get('class') or ''} {node.id or ''}", thread)
 
 
 @lru_cache(maxsize=8192)
@@ -121,8 +121,7 @@ def _holds_page(node) -> bool:
 
 def _ads_only(node) -> bool:
     """The node's only chrome words are about ads or a paywall."""
-    attrs = node.attributes
-    return _ads_only_words(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+    return _ads_only_words(f"{node.attrs.get('class') or ''} {node.id or ''}")
 
 
 @lru_cache(maxsize=8192)
