@@ -110,7 +110,12 @@ def prune(tree: LexborHTMLParser, thread: bool = False) -> None:
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
     doomed += _boilerplate(body, len(body.text(deep=True, strip=True)), thread)  # text left after the strip
-    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
+    protected = set()  # what _PROTECTED matches and its ancestors: one query, not one per doomed node
+    for node in body.css(_PROTECTED) if doomed else ():
+        while node is not None and node.mem_id not in protected:
+            protected.add(node.mem_id)
+            node = node.parent
+    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in protected)
 
 
 def _holds_page(node) -> bool:
