@@ -149,7 +149,8 @@ def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
     return parsed_page_doc(ParsedPage(html), url, status)
 
 
-def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None, whole_text: bool = True) -> dict:
+def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
+                    whole_text: bool = True) -> dict:
     """``page_doc`` of a page parsed already; its tree is left as it was. The nesting is capped
     as for the markdown (``dom.cap_nesting``), so a hostile depth costs no more than a real one.
 

@@ -59,7 +59,7 @@ def iter_scripts(html_text):
 
 def strip_comments(text):
     """Drop HTML comments: a script inside one is not a script the page runs. A comment ends at
-    the first ``-->`` after its ``<!--`` (the lazy regex ``<!--[\s\S]*?-->``), found with two
+    the first ``-->`` after its ``<!--`` (as a lazy regex ``<!--.*?-->`` with DOTALL), found with two
     plain searches: twice as fast as that regex over a page."""
     start = text.find("<!--")
     if start < 0:
