@@ -54,7 +54,7 @@ def load_pages(eval_dir: Path, count: int) -> list[dict]:
 
 def verdict(page: dict) -> tuple:
     page["parsed"] = ParsedPage(page["html"])  # the one parse the later stages share
-    doc = parsed_page_doc(page["parsed"], page["url"], 200)
+    doc = parsed_page_doc(page["parsed"], page["url"], 200, whole_text=False)  # all the verdict reads
     return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}), needs_browser(doc)
 
 

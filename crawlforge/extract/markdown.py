@@ -170,10 +170,10 @@ def _separate_touching(root) -> None:
     size, label and value) would run together. Code, sub- and superscripts keep their layout.
     """
     in_code = {node.mem_id for node in root.css("pre *, code *")}
-    touching = [node for node in root.css("*") if node.tag not in _SCRIPTS and node.mem_id not in in_code
-                and node.prev is not None and node.prev.is_element_node and node.prev.tag not in _SCRIPTS]
-    for node in touching:
-        before, after = node.prev.text(deep=True), node.text(deep=True)
+    touching = [(prev, node) for node in root.css("*") if node.tag not in _SCRIPTS and node.mem_id not in in_code
+                and (prev := node.prev) is not None and prev.is_element_node and prev.tag not in _SCRIPTS]
+    for prev, node in touching:
+        before, after = prev.text(deep=True), node.text(deep=True)
         if before and after and _touch(before[-1], after[0]):
             node.insert_before(" ")
 

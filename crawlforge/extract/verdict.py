@@ -149,14 +149,40 @@ def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
     return parsed_page_doc(ParsedPage(html), url, status)
 
 
-def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None) -> dict:
+def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
+                    whole_text: bool = True) -> dict:
     """``page_doc`` of a page parsed already; its tree is left as it was. The nesting is capped
-    as for the markdown (``dom.cap_nesting``), so a hostile depth costs no more than a real one."""
+    as for the markdown (``dom.cap_nesting``), so a hostile depth costs no more than a real one.
+
+    Without ``whole_text`` the text of a long page is only its first paragraphs, as many as hold
+    ``SHORT_PAGE_CHARS``: the verdict reads no more of it (its markers, bot-check gate, error
+    text and app-shell tests all look at shorter pages), and the whole text costs far more."""
     tree = page.tree
     title_node = tree.css_first("title")
     title = title_node.text(deep=True) if title_node else ""
-    text = _visible_text(tree.body) if tree.body is not None else ""
+    body = tree.body
+    text = "" if body is None else (not whole_text and _long_prose(body)) or _visible_text(body)
     return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": page.html}
+
+
+def _long_prose(root) -> str:
+    """The collapsed text of the first paragraphs of ``root`` once they hold ``SHORT_PAGE_CHARS``,
+    else "". Paragraphs holding no invisible element and no other paragraph are disjoint parts of
+    the visible text, each set apart by a separator: the visible text is never shorter."""
+    pieces, size = [], -1
+    for paragraph in root.css("p"):
+        if len(paragraph.css(_NOT_PROSE)) > 1:  # css() matches the paragraph itself too
+            continue
+        piece = " ".join(paragraph.text(deep=True).split())
+        if piece:
+            pieces.append(piece)
+            size += len(piece) + 1
+            if size >= SHORT_PAGE_CHARS:
+                return " ".join(pieces)
+    return ""
+
+
+_NOT_PROSE = ",".join(("p",) + INVISIBLE_TAGS)
 
 
 def _visible_text(root) -> str:

@@ -53,9 +53,9 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 
 
 def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
-    """(strong chrome, weak chrome, content) as said by the node's class and id words."""
-    attrs = node.attributes
-    return _classify(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", thread)
+    """(strong chrome, weak chrome, content) as said by the node's class and id words (the two
+    read alone: half the cost of the node's whole attribute dict)."""
+    return _classify(f"{node.attrs.get('class') or ''} {node.id or ''}", thread)
 
 
 @lru_cache(maxsize=8192)
@@ -129,7 +129,12 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
-    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.css_first(_PROTECTED) is None)
+    protected = set()  # what _PROTECTED matches and its ancestors: one query, not one per doomed node
+    for node in body.css(_PROTECTED) if doomed else ():
+        while node is not None and node.mem_id not in protected:
+            protected.add(node.mem_id)
+            node = node.parent
+    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in protected)
     return thread
 
 
@@ -159,8 +164,7 @@ THREAD_ARTICLE_PROSE = 3
 
 def _named(node, prefixes: tuple) -> bool:
     """A word of the node's class or id starts with one of `prefixes`."""
-    attrs = node.attributes
-    return _starts_a_word(f"{attrs.get('class') or ''} {attrs.get('id') or ''}", prefixes)
+    return _starts_a_word(f"{node.attrs.get('class') or ''} {node.id or ''}", prefixes)
 
 
 @lru_cache(maxsize=8192)
@@ -183,8 +187,7 @@ def _holds_page(node) -> bool:
 
 def _ads_only(node) -> bool:
     """The node's only chrome words are about ads or a paywall."""
-    attrs = node.attributes
-    return _ads_only_words(f"{attrs.get('class') or ''} {attrs.get('id') or ''}")
+    return _ads_only_words(f"{node.attrs.get('class') or ''} {node.id or ''}")
 
 
 @lru_cache(maxsize=8192)

@@ -349,11 +349,22 @@ def _is_credit(node, size: int) -> bool:
 def _heading_box(heading):
     """The outermost box holding nothing but the heading: page builders wrap each heading in
     boxes of its own. Taken before cleaning, whose removals would leave a section's box bare."""
-    box, text = heading, heading.text(deep=True, strip=True)
-    while box.parent is not None and box.parent.tag not in ("body", "html") \
-            and box.parent.text(deep=True, strip=True) == text:
+    box = heading
+    while box.parent is not None and box.parent.tag not in ("body", "html") and _alone(box):
         box = box.parent
     return box
+
+
+def _alone(node) -> bool:
+    """No sibling of `node` holds text, so its parent's text is its own: the siblings are read
+    from the nearest and the first with text ends it, where the parent's text would be all read."""
+    for step in ("prev", "next"):
+        sibling = getattr(node, step)
+        while sibling is not None:
+            if sibling.text(deep=True, strip=True):
+                return False
+            sibling = getattr(sibling, step)
+    return True
 
 
 def _nothing_after(node) -> bool:

@@ -202,10 +202,17 @@ def _container_size(node, memo):
     return size
 
 
-# In json.dumps text: a string, and a number JS may write otherwise (a float, or an integer too
-# long to be exact in a double). Strings go first, in one C-level pass; no number touches one.
-_DUMPED_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# In json.dumps text, a number JS may write otherwise (a float, or an integer too long to be exact
+# in a double). Strings are dropped first; no number touches one.
 _DUMPED_NUMBER = re.compile(r'-?\d+(?:\.\d+)?[eE][-+]?\d+|-?\d+\.\d+|-?\d{16,}')
+_LONG_INTEGER = re.compile(r'-?\d{16,}')
+
+
+def _outside_strings(text):
+    """json.dumps text without its string literals. Backslashes and quotes occur escaped only
+    inside strings: with their escapes gone the quotes left delimit the strings, and a split is
+    ten times faster than a regex over the text."""
+    return "".join(text.replace("\\\\", "").replace('\\"', "").split('"')[::2])
 
 
 def byte_size(value):
@@ -217,10 +224,14 @@ def byte_size(value):
     """
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        size = len(text.encode("utf-8"))
+        size = len(text) if text.isascii() else len(text.encode("utf-8"))
     except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
         return serialized_size(value)
-    for number in _DUMPED_NUMBER.findall(_DUMPED_STRING.sub("", text) if '"' in text else text):
+    outside = _outside_strings(text) if '"' in text else text
+    # A float is written with a fraction or a signed exponent (repr); without one, only long
+    # integers can be spelled otherwise.
+    floats = "." in outside or "e+" in outside or "e-" in outside
+    for number in (_DUMPED_NUMBER if floats else _LONG_INTEGER).findall(outside):
         parsed = int(number) if number.lstrip("-").isdigit() else float(number)
         size += len(js_number(parsed)) - len(number)
     return size
