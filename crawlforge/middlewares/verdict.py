@@ -26,8 +26,9 @@ NEEDS_BROWSER_KEY = "crawlforge_needs_browser"
 
 
 def read_page(page, url: str, status: int, rendered: bool) -> tuple[dict, dict]:
-    """The page as the verdict reads it, and the verdict."""
-    doc = parsed_page_doc(page, url, status)
+    """The page as the verdict reads it (a long page's first paragraphs: no rule reads more), and
+    the verdict."""
+    doc = parsed_page_doc(page, url, status, whole_text=False)
     return doc, document_verdict(doc, {"fetcher": "the browser" if rendered else "scrapy", "rendered": rendered})
 
 
