@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import Finding, Page, load_extractors
+from crawlforge.extract.extractors.base import RecentPages
 from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
@@ -63,28 +63,18 @@ def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> Struc
 def shared_structured_data(html: str, url: str) -> StructuredData:
     """``extract_structured_data`` with the default registry for readers that change nothing
     (the product record, the markdown's header): the remembered result itself, no copy."""
-    key = (html, url)
-    result = _REMEMBERED.get(key)
-    return result if result is not None else _remember(key, _extract(_page(html, url), None))
+    result = _REMEMBERED.get(html, url)
+    return result if result is not None else _REMEMBERED.put(html, url, _extract(_page(html, url), None))
 
 
-_REMEMBERED: OrderedDict = OrderedDict()  # (html, url) -> StructuredData, the last few pages
-REMEMBERED_PAGES = 4
+_REMEMBERED = RecentPages(4)  # (html, url) -> StructuredData
 
 
 def _remembered(html: str, url: str, make) -> StructuredData:
     """The page's result: made once and handed to its first caller (the pipeline's step, which
     changes nothing before the page's markdown reads it); a copy for a caller asking again."""
-    key = (html, url)
-    result = _REMEMBERED.get(key)
-    return copy.deepcopy(result) if result is not None else _remember(key, make())
-
-
-def _remember(key: tuple, result: StructuredData) -> StructuredData:
-    _REMEMBERED[key] = result
-    while len(_REMEMBERED) > REMEMBERED_PAGES:
-        _REMEMBERED.popitem(last=False)
-    return result
+    result = _REMEMBERED.get(html, url)
+    return copy.deepcopy(result) if result is not None else _REMEMBERED.put(html, url, make())
 
 
 def _extract(page: Page, extractors) -> StructuredData:

@@ -26,6 +26,28 @@ def parse_tree(html: str):
     return parse_html(html.encode("utf-8", "surrogatepass"), encoding="utf-8")
 
 
+class RecentPages:
+    """The last few pages' answers, found by comparing the page's text (the same object, or an
+    equal one), never by hashing it: a hash of a page of megabytes costs about a millisecond,
+    as much as some of the readers."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._entries: list = []  # (html, url, answer), newest last
+
+    def get(self, html: str, url: str = ""):
+        """The answer remembered for the page, else None."""
+        for known_html, known_url, answer in reversed(self._entries[:]):  # a copy: big pages run on a thread
+            if known_url == url and (known_html is html or known_html == html):
+                return answer
+        return None
+
+    def put(self, html: str, url: str, answer):
+        self._entries.append((html, url, answer))
+        del self._entries[:-self.size]
+        return answer
+
+
 @dataclass
 class Page:
     """One page, shared by every extractor and parsed at most once, on demand.

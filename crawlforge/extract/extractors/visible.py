@@ -23,7 +23,7 @@ import lxml.etree
 from price_parser import Price
 
 from crawlforge.extract.extractors import values
-from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.base import Extractor, Finding, Page, RecentPages
 from crawlforge.extract.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
@@ -76,11 +76,14 @@ class VisiblePriceExtractor(Extractor):
         return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
-@lru_cache(maxsize=4)  # the markdown of the same page asks again
 def may_sell(html: str) -> bool:
     """Markup that says a page may be about one product (plain ``in`` checks: a case-blind
-    regex over a large article costs ~10 ms)."""
-    return any(hint in html for hint in PRODUCT_HINTS)
+    regex over a large article costs ~10 ms). Remembered: the markdown of the same page asks again."""
+    known = _SELLING.get(html)
+    return known if known is not None else _SELLING.put(html, "", any(hint in html for hint in PRODUCT_HINTS))
+
+
+_SELLING = RecentPages(4)
 
 
 def shown_code(html: str, start: int = 0) -> str | None:
