@@ -6,15 +6,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import lxml.etree
 from extruct.utils import parse_html
+from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.dom import ParsedPage
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
-_SCRIPTS = lxml.etree.XPath("//script[@type]")
-LXML_MAX_TEXT_BYTES = 10_000_000  # libxml2's XML_MAX_TEXT_LENGTH
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -55,9 +53,9 @@ class Page:
     Parsing is most of the cost of reading a page, and most pages carry nothing
     but head tags: ``head_root`` parses only the text up to ``</head>`` unless the
     whole ``tree`` was already needed (microdata, platform markup). Script blocks
-    (JSON-LD) are read from ``parsed``, the lexbor parse the page's other stages
-    share, when the page came with one, else from the lxml tree; lxml parses the
-    whole page only for the readers that need it.
+    (JSON-LD) and the visible page are read from ``dom``, the lexbor parse the page's
+    other stages share (made here for a page that came without one); lxml parses the
+    whole page only for the readers that need its tree (extruct's microdata, platform markup).
     Extractors check a cheap text marker before touching ``tree``.
     """
 
@@ -69,19 +67,16 @@ class Page:
     # reader skips work that cannot change the result.
     found: dict = field(default_factory=dict)
 
-    def script_texts(self, script_type: str) -> list[str]:
-        """The text of every ``<script type="script_type">`` (the exact value), in document order:
-        from the shared lexbor parse when the page came with one, else from the lxml ``tree``
-        (the product readers parse it anyway on pages with scripts worth reading). libxml2 cuts a
-        text node over 10 MB to nothing, so a page that could hold one is read by lexbor."""
-        if self.parsed is None and len(self.html) * 4 > LXML_MAX_TEXT_BYTES:
+    @property
+    def dom(self) -> LexborHTMLParser:
+        """The shared lexbor parse of the page (``parsed.tree``), read, never changed."""
+        if self.parsed is None:
             self.parsed = ParsedPage(self.html)
-        if self.parsed is not None:
-            return [node.text(deep=True) for node in self.parsed.tree.css("script")
-                    if node.attributes.get("type") == script_type]
-        if self.tree is None:
-            return []
-        return [script.xpath("string()") for script in _SCRIPTS(self.tree) if script.get("type") == script_type]
+        return self.parsed.tree
+
+    def script_texts(self, script_type: str) -> list[str]:
+        """The text of every ``<script type="script_type">`` (the exact value), in document order."""
+        return [node.text(deep=True) for node in self.dom.css("script") if node.attributes.get("type") == script_type]
 
     @cached_property
     def tree(self):
