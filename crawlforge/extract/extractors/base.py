@@ -110,6 +110,12 @@ class Page:
         XPath over it is cheaper than a text scan), or the text has a marker."""
         return "tree" in self.__dict__ or any(marker in self.html for marker in markers)
 
+    def worth_parsing_for(self, selector: str) -> bool:
+        """``worth_parsing`` by an element of the shared lexbor parse that ``selector`` matches
+        rather than by a text marker: one walk of the tree costs less than a scan of the text
+        for a marker that is not there (~0.4 ms per megabyte and marker)."""
+        return "tree" in self.__dict__ or self.dom.css_first(selector) is not None
+
     def in_head(self, marker: str) -> bool:
         return self.html.find(marker, 0, self.head_end) != -1
 
