@@ -76,7 +76,8 @@ class Page:
 
     def script_texts(self, script_type: str) -> list[str]:
         """The text of every ``<script type="script_type">`` (the exact value), in document order."""
-        return [node.text(deep=True) for node in self.dom.css("script") if node.attributes.get("type") == script_type]
+        return [node.text(deep=True) for node in self.dom.css(f'script[type="{script_type}"]')  # the exact value:
+                if node.attributes.get("type") == script_type]  # a selector may take it in any case
 
     @cached_property
     def tree(self):
