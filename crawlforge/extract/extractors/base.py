@@ -111,11 +111,13 @@ class Page:
         XPath over it is cheaper than a text scan), or the text has a marker."""
         return "tree" in self.__dict__ or any(marker in self.html for marker in markers)
 
-    def worth_parsing_for(self, selector: str) -> bool:
-        """``worth_parsing`` by an element of the shared lexbor parse that ``selector`` matches
-        rather than by a text marker: one walk of the tree costs less than a scan of the text
-        for a marker that is not there (~0.4 ms per megabyte and marker)."""
-        return "tree" in self.__dict__ or self.dom.css_first(selector) is not None
+    def worth_parsing_for(self, selector: str, *markers: str) -> bool:
+        """``worth_parsing``, by an element that ``selector`` matches when the page has its lexbor
+        parse already: one walk of that tree costs less than a scan of the text for a marker
+        that is not there (~0.4 ms per megabyte and marker), a parse for it more."""
+        if "tree" in self.__dict__ or self.parsed is None:
+            return self.worth_parsing(*markers)
+        return self.dom.css_first(selector) is not None
 
     def in_head(self, marker: str) -> bool:
         return self.html.find(marker, 0, self.head_end) != -1

@@ -8,6 +8,8 @@ from extruct.w3cmicrodata import MicrodataExtractor as _ExtructMicrodata
 from crawlforge.extract.extractors import schemaorg
 from crawlforge.extract.extractors.base import CONTROL_CHARACTERS, Extractor, Finding, Page, parse_tree
 
+_MARKERS = ("itemscope", "itemScope")  # plain `in` is ~20x faster than a re.I search
+
 
 class _TextContentMicrodata(_ExtructMicrodata):
     """extruct's reader, minus most of its cost: it runs html_text over a cleaned deep
@@ -32,7 +34,7 @@ class MicrodataExtractor(Extractor):
     _extruct = _TextContentMicrodata()
 
     def extract(self, page: Page) -> Finding | None:
-        if not page.worth_parsing_for("[itemscope]") or page.tree is None:
+        if not page.worth_parsing_for("[itemscope]", *_MARKERS) or page.tree is None:
             return None
         try:
             raw = self._extruct.extract_items(page.tree, page.url)
