@@ -239,3 +239,21 @@ def test_user_extractor_by_module_path():
 def test_empty_page_is_empty():
     data = extract_structured_data("", "https://example.org/")
     assert data.is_empty() and data.to_frontmatter() == {} and data.errors == []
+
+
+def test_the_markdown_after_the_structured_data_of_its_page_takes_that_parse_and_no_other_page():
+    from crawlforge.extract import structured
+    from crawlforge.extract.markdown import html_to_markdown
+
+    ikea = (FIXTURES / "product" / "ikea_gb_moeckelby_table_jsonld.html").read_text(encoding="utf-8")
+    zalando = (FIXTURES / "product" / "zalando_ie_versace_jeans_jsonld.html").read_text(encoding="utf-8")
+    url = "https://shop.example/p"
+    alone = html_to_markdown(zalando, url)
+    extract_structured_data(ikea, url)
+    assert html_to_markdown(zalando, url) == alone  # another page's parse is not taken
+    assert structured._HANDED and structured._HANDED[-1][0] is ikea
+    extract_structured_data(zalando + " ", url)
+    assert html_to_markdown(zalando + " ", url) == alone  # an equal text, not the object: a parse of its own
+    page = zalando + "  "
+    extract_structured_data(page, url)
+    assert html_to_markdown(page, url) == alone and not structured._HANDED  # taken, once

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from crawlforge.extract.dom import ParsedPage
+from selectolax.lexbor import LexborHTMLParser
+
+from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, parse_page
 from crawlforge.extract.extractors import Finding, Page, load_extractors
+from crawlforge.extract.extractors.base import RecentPages
 from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
@@ -48,8 +50,33 @@ def extract_structured_data(html: str, url: str, extractors=None) -> StructuredD
     With the default registry the last few pages are remembered: the pipeline and the
     page's markdown (its product header) both read the same page."""
     if extractors is None and isinstance(html, str) and isinstance(url, str):
-        return _remembered(html, url, lambda: _extract(_page(html, url), None))
+        return _remembered(html, url, lambda: _extract_handing_tree(html, url))
     return _extract(_page(html, url), extractors)
+
+
+def page_tree(html: str) -> LexborHTMLParser:
+    """A lexbor parse of ``html`` (``dom.parse_page``) for a caller that changes it: the one
+    ``extract_structured_data`` just read this page from (it reads no more of it; the page's
+    markdown, made next, then parses nothing), else a new one."""
+    handed = _HANDED[-1] if _HANDED else None
+    if handed is not None and handed[0] is html:
+        try:
+            _HANDED.remove(handed)  # one taker: a thread may ask for the same page
+            return handed[1]
+        except ValueError:
+            pass
+    return parse_page(html)
+
+
+_HANDED: list = []  # (html, tree): the last page's parse, until its markdown takes it
+
+
+def _extract_handing_tree(html: str, url: str) -> StructuredData:
+    page = _page(html, url)
+    result = _extract(page, None)
+    if page.parsed is not None and len(page.html) <= KEEP_MAX_CHARS:  # a tree costs ~10x its page
+        _HANDED[:] = [(html, page.parsed.tree)]
+    return result
 
 
 def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> StructuredData:
@@ -63,28 +90,18 @@ def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> Struc
 def shared_structured_data(html: str, url: str) -> StructuredData:
     """``extract_structured_data`` with the default registry for readers that change nothing
     (the product record, the markdown's header): the remembered result itself, no copy."""
-    key = (html, url)
-    result = _REMEMBERED.get(key)
-    return result if result is not None else _remember(key, _extract(_page(html, url), None))
+    result = _REMEMBERED.get(html, url)
+    return result if result is not None else _REMEMBERED.put(html, url, _extract(_page(html, url), None))
 
 
-_REMEMBERED: OrderedDict = OrderedDict()  # (html, url) -> StructuredData, the last few pages
-REMEMBERED_PAGES = 4
+_REMEMBERED = RecentPages(4)  # (html, url) -> StructuredData
 
 
 def _remembered(html: str, url: str, make) -> StructuredData:
     """The page's result: made once and handed to its first caller (the pipeline's step, which
     changes nothing before the page's markdown reads it); a copy for a caller asking again."""
-    key = (html, url)
-    result = _REMEMBERED.get(key)
-    return copy.deepcopy(result) if result is not None else _remember(key, make())
-
-
-def _remember(key: tuple, result: StructuredData) -> StructuredData:
-    _REMEMBERED[key] = result
-    while len(_REMEMBERED) > REMEMBERED_PAGES:
-        _REMEMBERED.popitem(last=False)
-    return result
+    result = _REMEMBERED.get(html, url)
+    return copy.deepcopy(result) if result is not None else _REMEMBERED.put(html, url, make())
 
 
 def _extract(page: Page, extractors) -> StructuredData:

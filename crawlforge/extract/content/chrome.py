@@ -53,9 +53,14 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 
 
 def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
-    """(strong chrome, weak chrome, content) as said by the node's class and id words (the two
-    read alone: half the cost of the node's whole attribute dict)."""
-    return _classify(f"{node.attrs.get('class') or ''} {node.id or ''}", thread)
+    """(strong chrome, weak chrome, content) as said by the node's class and id words."""
+    return _classify(class_and_id(node), thread)
+
+
+def class_and_id(node) -> str:
+    """The node's class and id, one blank between: two lookups of their own (``node.attributes``
+    builds a dict of every attribute, on each of a page's thousand nodes with a class or id)."""
+    return f"{node.attrs.sget('class', '') or ''} {node.id or ''}"
 
 
 @lru_cache(maxsize=8192)
@@ -129,12 +134,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
-    protected = set()  # what _PROTECTED matches and its ancestors: one query, not one per doomed node
-    for node in body.css(_PROTECTED) if doomed else ():
-        while node is not None and node.mem_id not in protected:
-            protected.add(node.mem_id)
-            node = node.parent
-    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in protected)
+    holding = _holding(body, _PROTECTED) if doomed else set()
+    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
 
 
@@ -164,7 +165,7 @@ THREAD_ARTICLE_PROSE = 3
 
 def _named(node, prefixes: tuple) -> bool:
     """A word of the node's class or id starts with one of `prefixes`."""
-    return _starts_a_word(f"{node.attrs.get('class') or ''} {node.id or ''}", prefixes)
+    return _starts_a_word(class_and_id(node), prefixes)
 
 
 @lru_cache(maxsize=8192)
@@ -179,6 +180,18 @@ def _folded(node) -> bool:
     return role == "tabpanel" or role == "region" and node.attributes.get("aria-labelledby") is not None
 
 
+def _holding(body, selector: str) -> set:
+    """mem_ids of the nodes that are or hold a match of ``selector`` (``node.css_first(selector)``
+    is not None), from one search: a search under each of a page's hundreds of doomed nodes
+    costs milliseconds."""
+    found = set()
+    for node in body.css(selector):
+        while node is not None and node.mem_id not in found:
+            found.add(node.mem_id)
+            node = node.parent
+    return found
+
+
 def _holds_page(node) -> bool:
     """A chrome tag or role around the content: an unclosed `<aside>` wrapping `<main>`, a
     modal or dialog the page is rendered in. An ancestor of the page's main is never chrome."""
@@ -187,7 +200,7 @@ def _holds_page(node) -> bool:
 
 def _ads_only(node) -> bool:
     """The node's only chrome words are about ads or a paywall."""
-    return _ads_only_words(f"{node.attrs.get('class') or ''} {node.id or ''}")
+    return _ads_only_words(class_and_id(node))
 
 
 @lru_cache(maxsize=8192)

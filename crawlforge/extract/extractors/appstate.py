@@ -43,10 +43,8 @@ class AppStateExtractor(Extractor):
 
 def _page_names(page: Page) -> tuple:
     """(h1 text, <title> text), folded for comparing."""
-    root = page.head_root
-    title = root.find(".//title") if root is not None else None
-    h1 = page.tree.find(".//body//h1") if page.tree is not None else None
-    return tuple(_fold(" ".join(e.text_content().split())) if e is not None else "" for e in (h1, title))
+    h1, title = page.dom.css_first("body h1"), page.dom.css_first("head title")
+    return tuple(_fold(" ".join(e.text(deep=True).split())) if e is not None else "" for e in (h1, title))
 
 
 def _the_product(root, names: tuple):

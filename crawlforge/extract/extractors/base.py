@@ -6,15 +6,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import lxml.etree
 from extruct.utils import parse_html
+from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.dom import ParsedPage
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
-_SCRIPTS = lxml.etree.XPath("//script[@type]")
-LXML_MAX_TEXT_BYTES = 10_000_000  # libxml2's XML_MAX_TEXT_LENGTH
 _CLASS_ATTR = re.compile(r"""\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -26,6 +24,28 @@ def parse_tree(html: str):
     return parse_html(html.encode("utf-8", "surrogatepass"), encoding="utf-8")
 
 
+class RecentPages:
+    """The last few pages' answers, found by comparing the page's text (the same object, or an
+    equal one), never by hashing it: a hash of a page of megabytes costs about a millisecond,
+    as much as some of the readers."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._entries: list = []  # (html, url, answer), newest last
+
+    def get(self, html: str, url: str = ""):
+        """The answer remembered for the page, else None."""
+        for known_html, known_url, answer in reversed(self._entries[:]):  # a copy: big pages run on a thread
+            if known_url == url and (known_html is html or known_html == html):
+                return answer
+        return None
+
+    def put(self, html: str, url: str, answer):
+        self._entries.append((html, url, answer))
+        del self._entries[:-self.size]
+        return answer
+
+
 @dataclass
 class Page:
     """One page, shared by every extractor and parsed at most once, on demand.
@@ -33,9 +53,9 @@ class Page:
     Parsing is most of the cost of reading a page, and most pages carry nothing
     but head tags: ``head_root`` parses only the text up to ``</head>`` unless the
     whole ``tree`` was already needed (microdata, platform markup). Script blocks
-    (JSON-LD) are read from ``parsed``, the lexbor parse the page's other stages
-    share, when the page came with one, else from the lxml tree; lxml parses the
-    whole page only for the readers that need it.
+    (JSON-LD) and the visible page are read from ``dom``, the lexbor parse the page's
+    other stages share (made here for a page that came without one); lxml parses the
+    whole page only for the readers that need its tree (extruct's microdata, platform markup).
     Extractors check a cheap text marker before touching ``tree``.
     """
 
@@ -47,19 +67,17 @@ class Page:
     # reader skips work that cannot change the result.
     found: dict = field(default_factory=dict)
 
-    def script_texts(self, script_type: str) -> list[str]:
-        """The text of every ``<script type="script_type">`` (the exact value), in document order:
-        from the shared lexbor parse when the page came with one, else from the lxml ``tree``
-        (the product readers parse it anyway on pages with scripts worth reading). libxml2 cuts a
-        text node over 10 MB to nothing, so a page that could hold one is read by lexbor."""
-        if self.parsed is None and len(self.html) * 4 > LXML_MAX_TEXT_BYTES:
+    @property
+    def dom(self) -> LexborHTMLParser:
+        """The shared lexbor parse of the page (``parsed.tree``), read, never changed."""
+        if self.parsed is None:
             self.parsed = ParsedPage(self.html)
-        if self.parsed is not None:
-            return [node.text(deep=True) for node in self.parsed.tree.css("script")
-                    if node.attributes.get("type") == script_type]
-        if self.tree is None:
-            return []
-        return [script.xpath("string()") for script in _SCRIPTS(self.tree) if script.get("type") == script_type]
+        return self.parsed.tree
+
+    def script_texts(self, script_type: str) -> list[str]:
+        """The text of every ``<script type="script_type">`` (the exact value), in document order."""
+        return [node.text(deep=True) for node in self.dom.css(f'script[type="{script_type}"]')  # the exact value:
+                if node.attributes.get("type") == script_type]  # a selector may take it in any case
 
     @cached_property
     def tree(self):
@@ -92,6 +110,14 @@ class Page:
         """Whether an extractor should read the whole tree: it is parsed already (an
         XPath over it is cheaper than a text scan), or the text has a marker."""
         return "tree" in self.__dict__ or any(marker in self.html for marker in markers)
+
+    def worth_parsing_for(self, selector: str, *markers: str) -> bool:
+        """``worth_parsing``, by an element that ``selector`` matches when the page has its lexbor
+        parse already: one walk of that tree costs less than a scan of the text for a marker
+        that is not there (~0.4 ms per megabyte and marker), a parse for it more."""
+        if "tree" in self.__dict__ or self.parsed is None:
+            return self.worth_parsing(*markers)
+        return self.dom.css_first(selector) is not None
 
     def in_head(self, marker: str) -> bool:
         return self.html.find(marker, 0, self.head_end) != -1

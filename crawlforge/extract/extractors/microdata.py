@@ -34,7 +34,7 @@ class MicrodataExtractor(Extractor):
     _extruct = _TextContentMicrodata()
 
     def extract(self, page: Page) -> Finding | None:
-        if not page.worth_parsing(*_MARKERS) or page.tree is None:
+        if not page.worth_parsing_for("[itemscope]", *_MARKERS) or page.tree is None:
             return None
         try:
             raw = self._extruct.extract_items(page.tree, page.url)

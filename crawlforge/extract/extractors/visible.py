@@ -4,7 +4,8 @@ Two readers, ranked apart. The identifier the page *shows* as its own ("Product 
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
 whose markup names a product). The shown price, currency, name and stock (an out-of-stock
 notice, else an enabled buy button) come last, only where no markup says anything
-(``VisiblePriceExtractor``, on pages parsed for their markup anyway), and only on a page with
+(``VisiblePriceExtractor``, on pages with markup worth reading, from the page's shared lexbor
+parse), and only on a page with
 an enabled buy button whose main heading has at most a few prices right under it (a listing's
 heading has card after card of them). One exception to the ranking: its InStock (a buy button,
 no notice) overrules markup that says out of stock (``structured._shown_stock``). Elements whose
@@ -19,23 +20,24 @@ from collections import Counter
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-import lxml.etree
 from price_parser import Price
 
 from crawlforge.extract.extractors import values
-from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.base import Extractor, Finding, Page, RecentPages
 from crawlforge.extract.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
 NEAR_TEXT = 400  # characters of text between a product's heading and its shown price
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
-_SKIPPED = {"script", "style", "noscript", "template", lxml.etree.Comment}
+_SKIPPED = {"script", "style", "noscript", "template", "-comment"}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
-# In the order they are tried: a JSON-LD type in the head is found after a few kilobytes.
-PRODUCT_HINTS = ('"Product"', "chema.org/Product", '"product"', "chema.org/product", "product:price",
-                 "og:price", "itemprop=\"price", "itemprop='price", "itemprop=price")
-_NAME_ELEMENT = lxml.etree.XPath("//body//*[@itemprop='name'][not(ancestor::*[@itemprop='offers'])][1]")
+# Each behind a shorter text the hints of its group share: a page with none of them (an article)
+# is scanned five times, not nine. In the order they are tried: a JSON-LD type in the head is
+# found after a few kilobytes.
+PRODUCT_HINTS = (('roduct"', ('"Product"', '"product"')), ("chema.org/", ("chema.org/Product", "chema.org/product")),
+                 ("product:price", ("product:price",)), ("og:price", ("og:price",)),
+                 ("itemprop=", ("itemprop=\"price", "itemprop='price", "itemprop=price")))
 _STRUCK = {"del", "s", "strike"}
 
 
@@ -55,20 +57,19 @@ class VisiblePriceExtractor(Extractor):
     priority = 10
 
     def extract(self, page: Page) -> Finding | None:
-        if not page.worth_parsing("ld+json") or not page.worth_parsing("price", "Price", "PRICE") \
-                or page.tree is None:
-            return None  # only pages with markup to parse for anyway: a parse costs more than the rest
         if "headline" in page.found and "product_name" not in page.found:
             return None  # the markup says article, and names no product
+        if not page.worth_parsing("ld+json") or not page.worth_parsing("price", "Price", "PRICE"):
+            return None  # only pages with markup worth reading
         warnings: list = []
-        for heading in _headings(page.tree):
+        for heading in _headings(page.dom):
             name = _words(heading)
             near = _price_tags(_next_to(heading)) if name else []
             if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
                 break
         else:
             return None
-        if not buy_button(page.tree):
+        if not buy_button(page.dom):
             return None  # no buy button: a price list or a service, not a product on sale
         fields = shown_price(near, page.url, warnings)
         if page.found.get("availability") in (None, *values.NOT_FOR_SALE):  # else it changes nothing
@@ -76,11 +77,17 @@ class VisiblePriceExtractor(Extractor):
         return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
 
 
-@lru_cache(maxsize=4)  # the markdown of the same page asks again
 def may_sell(html: str) -> bool:
     """Markup that says a page may be about one product (plain ``in`` checks: a case-blind
-    regex over a large article costs ~10 ms)."""
-    return any(hint in html for hint in PRODUCT_HINTS)
+    regex over a large article costs ~10 ms). Remembered: the markdown of the same page asks again."""
+    known = _SELLING.get(html)
+    if known is None:
+        known = _SELLING.put(html, "", any(shared in html and any(hint in html for hint in hints)
+                                           for shared, hints in PRODUCT_HINTS))
+    return known
+
+
+_SELLING = RecentPages(4)
 
 
 def shown_code(html: str, start: int = 0) -> str | None:
@@ -91,23 +98,25 @@ def shown_code(html: str, start: int = 0) -> str | None:
 
 
 def buy_button(tree) -> bool:
-    """Whether an enabled button or button-like link reads as a buy button."""
+    """Whether an enabled button or button-like link of the lexbor ``tree`` reads as a buy button."""
     words = pattern("buy_buttons")
-    for button in filter(_is_button, tree.iter("button", "input", "a")):  # iter: twice an XPath's speed
-        if "disabled" in button.attrib or button.get("aria-disabled") == "true":
+    for button in tree.css("button, input[type], a[role], a[class]"):  # the only ones _is_button can take
+        attributes = button.attributes
+        if not _is_button(button.tag, attributes) or "disabled" in attributes \
+                or attributes.get("aria-disabled") == "true":
             continue
-        label = " ".join((button.text_content() or button.get("value") or "").split())
+        label = " ".join((button.text(deep=True) or attributes.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
             return True
     return False
 
 
-def _is_button(element) -> bool:
+def _is_button(tag: str, attributes: dict) -> bool:
     """A button, a submit/button input, or a link styled or marked as a button."""
-    if element.tag == "a":
-        classes = element.get("class") or ""
-        return element.get("role") == "button" or "btn" in classes or "button" in classes
-    return element.tag == "button" or element.get("type") in ("submit", "button")
+    if tag == "a":
+        classes = attributes.get("class") or ""
+        return attributes.get("role") == "button" or "btn" in classes or "button" in classes
+    return tag == "button" or attributes.get("type") in ("submit", "button")
 
 
 def shown_price(tags: list, url: str, warnings: list) -> dict:
@@ -128,39 +137,60 @@ def shown_price(tags: list, url: str, warnings: list) -> dict:
 
 def _next_to(heading) -> list:
     """Priced elements shown right under a page heading: within ``NEAR_TEXT`` characters of text
-    after it and before any lower heading (a listing's first card has its own)."""
+    after it and before any lower heading (a listing's first card has its own). The text counted
+    at an element is its leading text and the text after it, before its children's."""
     near, text = [], 0
     for element in _following(heading):
-        if element.tag in _CARD_HEADINGS or text > NEAR_TEXT:
+        tag = element.tag
+        if tag in _CARD_HEADINGS or text > NEAR_TEXT:
             break
-        if _is_priced(element):
-            near.append(element)
-        if element.tag not in _SKIPPED:
-            text += len((element.text or "").strip())
-        text += len((element.tail or "").strip())
+        if tag not in _SKIPPED:
+            if tag != "option" and _is_priced(element.attributes):
+                near.append(element)
+            text += _text_length(element.first_child)
+        text += _text_length(element.next)
     return near
 
 
+def _text_length(node) -> int:
+    return len(node.text_content.strip()) if node is not None and node.is_text_node else 0
+
+
 def _headings(tree):
-    """The page's h1 headings, then (for pages without one that works) its itemprop=name."""
-    yield from tree.iter("h1")
-    yield from _NAME_ELEMENT(tree)
+    """The page's h1 headings, then (for pages without one that works) each first itemprop=name
+    among its siblings, outside any offer."""
+    yield from tree.css("h1")
+    parents = set()
+    for element in tree.css('body [itemprop="name"]'):
+        parent = element.parent
+        if parent.mem_id not in parents and not _in_offer(parent):
+            parents.add(parent.mem_id)
+            yield element
 
 
-def _is_priced(element) -> bool:
-    """An element whose itemprop, class, id or data attribute names a price."""
-    if element.tag in _SKIPPED or element.tag == "option":
-        return False
-    attributes = element.attrib
+def _in_offer(node) -> bool:
+    while node is not None:
+        if node.is_element_node and node.attributes.get("itemprop") == "offers":
+            return True
+        node = node.parent
+    return False
+
+
+def _is_priced(attributes: dict) -> bool:
+    """Attributes whose itemprop, class, id or data attribute name a price."""
     return attributes.get("itemprop") == "price" or "data-price" in attributes or any(
         "price" in (attributes.get(name) or "").lower() for name in ("class", "id"))
 
 
 def _following(element):
-    """The elements after ``element`` (and its descendants) in document order."""
-    for node in (element, *element.iterancestors()):
-        for sibling in node.itersiblings():
-            yield from sibling.iter()
+    """The elements (and comments) after ``element`` and its descendants, in document order."""
+    node = element
+    while node is not None:
+        sibling = node.next
+        while sibling is not None:
+            yield from sibling.traverse()
+            sibling = sibling.next
+        node = node.parent
 
 
 def _price_tags(elements: list) -> list:
@@ -168,8 +198,9 @@ def _price_tags(elements: list) -> list:
     amount once per kind."""
     tags, seen = [], set()
     for element in elements:
-        raw = element.get("content") if element.get("itemprop") == "price" and element.get("content") else None
-        text = raw or " ".join(element.text_content().split())
+        attributes = element.attributes
+        raw = attributes.get("content") if attributes.get("itemprop") == "price" else None
+        text = raw or " ".join(element.text(deep=True).split())
         if not text or len(text) > MAX_PRICE_TEXT or not any(c.isdigit() for c in text):
             continue
         parsed = Price.fromstring(text)
@@ -185,17 +216,22 @@ def _price_tags(elements: list) -> list:
 
 
 def _words(element) -> str:
-    return " ".join(" ".join(element.itertext()).split())
+    return " ".join(element.text(deep=True, separator=" ").split())
 
 
 def _is_list_price(element) -> bool:
+    """Struck through, or marked as a list price by its or its two ancestors' attributes."""
     marks = phrases("list_price_marks")
-    for node in (element, *list(element.iterancestors())[:2]):
+    node = element
+    for _ in range(3):
+        if node is None or not node.is_element_node:
+            return False
         if node.tag in _STRUCK:
             return True
-        attributes = " ".join(str(v) for k, v in node.attrib.items() if k in ("class", "id") or "price" in k).lower()
-        if any(mark in attributes for mark in marks):
+        attributes = " ".join(v or "" for k, v in node.attributes.items() if k in ("class", "id") or "price" in k)
+        if any(mark in attributes.lower() for mark in marks):
             return True
+        node = node.parent
     return False
 
 
