@@ -99,6 +99,8 @@ class PageGuard:
         if "redirectResponse" not in event:
             return
         url, kind = event["request"]["url"], event.get("type", "other").lower()
-        if await self.abort_reason(url, kind, True) == "ssrf" and not page.is_closed():
+        if await self.abort_reason(url, kind, True) == "ssrf":
+            # said first: the page may be closed already, and the render then ends however it ends
             request.meta[REFUSED_KEY] = f"Refused {url}: a redirect to a private address"
-            await page.close()
+            if not page.is_closed():
+                await page.close()
