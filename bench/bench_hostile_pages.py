@@ -4,7 +4,8 @@ peak RSS is its own.
 
     .venv/bin/python bench/bench_hostile_pages.py [--case NAME ...] [--mb 24]
 
-A page must cost at most a few seconds and a small multiple of its size in memory.
+A page must cost at most a few seconds and a small multiple of its size in memory (the last
+column: peak RSS above an interpreter that only imported the page path, over the page's size).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def synthetic_big_article(mb: float) -> str:
         mb * 1024 * 1024 / len(paragraph)) + "</article></body></html>"
 
 
+INTERPRETER = "interpreter"
 CASES = {
     "nested-divs-1.1MB": lambda args: synthetic_nested_divs(1.1),
     "broken-jsonld-200KB": lambda args: synthetic_broken_jsonld(200),
@@ -49,12 +51,14 @@ CASES = {
 
 
 def run_case(name: str, mb: float) -> None:
-    """In the child: build the page, run the page path once, print its figures as JSON."""
+    """In the child: build the page, run the page path once, print its figures as JSON (with
+    ``INTERPRETER``, nothing: the memory of the interpreter with the page path imported)."""
     sys.path.insert(0, str(ROOT))
     from bench.bench_stages import page_path  # noqa: PLC0415 - the child's own import
 
-    html = CASES[name](argparse.Namespace(mb=mb))
-    body = html.encode("utf-8")
+    if name == INTERPRETER:
+        return print(json.dumps({"bytes": 0, "seconds": 0, "markdown_chars": 0}))
+    body = CASES[name](argparse.Namespace(mb=mb)).encode("utf-8")  # only the body, as a crawl holds it
     start = time.process_time()
     page = page_path(body, "https://example.com/hostile")
     seconds = time.process_time() - start
@@ -69,17 +73,25 @@ def main():
     args = parser.parse_args()
     if args.child:
         return run_case(args.child, args.mb)
-    print(f"{'case':22s} {'size MB':>8s} {'CPU s':>7s} {'peak RSS MB':>12s} {'RSS/size':>9s}")
+    _, interpreter = child(INTERPRETER, args.mb)
+    print(f"interpreter with the page path imported: {interpreter:.0f} MB")
+    print(f"{'case':22s} {'size MB':>8s} {'CPU s':>7s} {'peak RSS MB':>12s} {'RSS/size':>9s} {'above interp./size':>19s}")
     for name in args.case or CASES:
-        process = subprocess.Popen([sys.executable, __file__, "--child", name, "--mb", str(args.mb)],
-                                   stdout=subprocess.PIPE, text=True)
-        output = process.stdout.read()
-        _, status, rusage = os.wait4(process.pid, 0)
-        if status:
-            raise SystemExit(f"{name}: the page path failed")
-        result = json.loads(output)
-        size, rss = result["bytes"] / 2**20, rusage.ru_maxrss / 1024
-        print(f"{name:22s} {size:8.1f} {result['seconds']:7.2f} {rss:12.0f} {rss / size:9.1f}")
+        result, rss = child(name, args.mb)
+        size = result["bytes"] / 2**20
+        print(f"{name:22s} {size:8.1f} {result['seconds']:7.2f} {rss:12.0f} {rss / size:9.1f} "
+              f"{(rss - interpreter) / size:19.1f}")
+
+
+def child(name: str, mb: float) -> tuple[dict, float]:
+    """The case's figures and the peak RSS (MB) of the process that ran it."""
+    process = subprocess.Popen([sys.executable, __file__, "--child", name, "--mb", str(mb)],
+                               stdout=subprocess.PIPE, text=True)
+    output = process.stdout.read()
+    _, status, rusage = os.wait4(process.pid, 0)
+    if status:
+        raise SystemExit(f"{name}: the page path failed")
+    return json.loads(output), rusage.ru_maxrss / 1024
 
 
 if __name__ == "__main__":

@@ -9,15 +9,18 @@ markdown and structure signature read that one tree.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cached_property
 from itertools import accumulate
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
+from crawlforge.extract import segments
+
 Document = str | bytes | LexborHTMLParser
 
 MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
-# A tree costs ~10x its page: past this many characters a page keeps no second tree beside it.
+# A tree costs ~5x its page: past this many characters a page is never held as one tree.
 KEEP_MAX_CHARS = 5 * 1024 * 1024
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
@@ -96,16 +99,31 @@ class ParsedPage:
     """One page's HTML and the one parse its stages share, made when a stage first needs it.
 
     ``tree`` is read, never changed: a stage that prunes or rewrites nodes works on ``copy()``
-    (half the cost of a parse). A page over ``KEEP_MAX_CHARS`` hands its tree itself to the
-    stage that asks for a copy and parses again for the next one, so it never holds two.
+    (half the cost of a parse). A page over ``KEEP_MAX_CHARS`` is never held as one tree: its
+    ``tree`` is its outline (the head, the top of the body and every script:
+    ``segments.outline``), which is all the verdict, structured data and structure signature
+    read, and what reads the whole page reads ``whole()``, its pieces parsed one at a time.
     """
 
     def __init__(self, html: str):
         self.html = html
 
     @cached_property
+    def huge(self) -> bool:
+        return len(self.html) > KEEP_MAX_CHARS
+
+    @cached_property
+    def pieces(self) -> list[segments.Piece]:
+        return segments.pieces(self.html)
+
+    @cached_property
+    def outline(self) -> str:
+        """The page, or a huge page's outline: what is read of it without its whole text."""
+        return segments.outline(self.html, self.pieces) if self.huge else self.html
+
+    @cached_property
     def tree(self) -> LexborHTMLParser:
-        return parse_page(self.html)
+        return parse_page(self.outline)
 
     def release(self) -> None:
         """Frees the tree now (a later ``tree`` parses again): the holder of this page may live on
@@ -113,9 +131,19 @@ class ParsedPage:
         self.__dict__.pop("tree", None)
 
     def copy(self) -> LexborHTMLParser:
-        if len(self.html) > KEEP_MAX_CHARS:
-            return self.__dict__.pop("tree", None) or parse_page(self.html)
+        """A tree of the whole page for the caller to change (a huge page's whole tree too)."""
+        if self.huge or "tree" not in self.__dict__:  # nothing to clone
+            return parse_page(self.html)
         try:
             return self.tree.clone()
         except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
             return parse_page(self.html)
+
+    def whole(self, changed: bool = False) -> Iterator[LexborHTMLParser]:
+        """Trees that together hold the whole page, in order: the tree (a copy when the caller
+        changes it), or a huge page's pieces, each parsed when it is reached and the caller's."""
+        if not self.huge:
+            yield self.copy() if changed else self.tree
+            return
+        for piece in self.pieces:
+            yield parse_page(segments.piece_html(self.html, piece))

@@ -64,14 +64,16 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
     """The page's markdown and its kind, from one parse (the one ``extract_structured_data`` of the
     page made, when that came just before: ``structured.page_tree``).
 
-    Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so
-    that a huge page costs one linear pass; their kind is only what their data declares. Never
-    raises on malformed input.
+    Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so that a huge page
+    costs one linear pass, and a page too big to hold as one tree is converted piece by piece
+    (``ParsedPage.whole``); their kind is only what their data declares. Never raises on
+    malformed input.
     """
     if isinstance(html, (bytes, bytearray)):
         html = bytes(html).decode("utf-8", errors="replace")
-    return _markdown(page_tree(html) if html else None, html, url, main_content, include_images,
-                     include_links, max_bytes, tracking_params)
+    if html and (not main_content or over_bytes(html, max_bytes)):
+        return _whole_body(ParsedPage(html), url, include_images, include_links, tracking_params)
+    return _markdown(page_tree(html) if html else None, html, url, include_images, include_links, tracking_params)
 
 
 def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
@@ -79,8 +81,10 @@ def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True
                         tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
     """``page_content`` of a page parsed already; its tree is left as it was (the pruning works on
     a copy)."""
-    return _markdown(page.copy() if page.html else None, page.html, url, main_content, include_images,
-                     include_links, max_bytes, tracking_params)
+    if page.html and (not main_content or over_bytes(page.html, max_bytes)):
+        return _whole_body(page, url, include_images, include_links, tracking_params)
+    return _markdown(page.copy() if page.html else None, page.html, url, include_images, include_links,
+                     tracking_params)
 
 
 def page_markdown(page: ParsedPage, url: str, **options) -> str:
@@ -88,17 +92,41 @@ def page_markdown(page: ParsedPage, url: str, **options) -> str:
     return parsed_page_content(page, url, **options).markdown
 
 
-def _markdown(tree, html: str, url: str, main_content: bool, include_images: bool, include_links: bool,
-              max_bytes: int | None, tracking_params: tuple) -> PageContent:
+def _markdown(tree, html: str, url: str, include_images: bool, include_links: bool,
+              tracking_params: tuple) -> PageContent:
     if tree is None or tree.body is None:
         return PageContent("", "other")
-    base = document_base(tree, url)
-    if main_content and not over_bytes(html, max_bytes):
-        kind, nodes = find_main_content(tree, url)
-    else:
-        kind = declared_type(tree) or "other"
-        tree.strip_tags(NON_CONTENT_TAGS)
-        nodes = [tree.body]
+    kind, nodes = find_main_content(tree, url)
+    markdown = _convert(nodes, document_base(tree, url), include_images, include_links, tracking_params)
+    with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
+    return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
+
+
+def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links: bool,
+                tracking_params: tuple) -> PageContent:
+    """The whole body without scoring, a tree at a time (a huge page's pieces: ``ParsedPage.whole``);
+    its kind is only what its data declares."""
+    parts, kind, base = [], "other", url
+    for index, tree in enumerate(page.whole(changed=True)):
+        if index == 0:
+            kind, base = declared_type(tree) or "other", document_base(tree, url)
+        if tree.body is not None:
+            tree.strip_tags(NON_CONTENT_TAGS)
+            part = _convert([tree.body], base, include_images, include_links, tracking_params).strip("\n")
+            if part.strip():
+                parts.append(part)
+    if parts:  # tidy at both ends already: a huge page's markdown is joined once, not copied again
+        parts[-1] = parts[-1].rstrip() + "\n"
+        parts[0] = parts[0].lstrip()
+    markdown = "\n\n".join(parts)
+    with_header = with_product_header(markdown, page.html, url)
+    if with_header is markdown:
+        return PageContent(markdown, kind)
+    return PageContent(_tidy(with_header), "product")
+
+
+def _convert(nodes: list, base: str, include_images: bool, include_links: bool, tracking_params: tuple) -> str:
+    """The nodes' markdown, their links and images made absolute and clean first."""
     tracking_params = tuple(tracking_params)
     for node in nodes:
         _unwrap_code_tables(node)
@@ -107,12 +135,14 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         if include_images:
             _fix_images(node, base, tracking_params)
     try:
-        pieces = [convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)]
-        markdown = pieces[0] if len(pieces) == 1 else "\n\n".join(filter(None, (p.strip("\n") for p in pieces)))
+        return _joined([convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)])
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
-        markdown = "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
-    with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
-    return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
+        return "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
+
+
+def _joined(pieces: list[str]) -> str:
+    """Markdown converted in pieces, as one: a blank line between them."""
+    return pieces[0] if len(pieces) == 1 else "\n\n".join(filter(None, (p.strip("\n") for p in pieces)))
 
 
 def _fragments(nodes: list):

@@ -156,13 +156,14 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
 
     Without ``whole_text`` the text of a long page is only its first paragraphs, as many as hold
     ``SHORT_PAGE_CHARS``: the verdict reads no more of it (its markers, bot-check gate, error
-    text and app-shell tests all look at shorter pages), and the whole text costs far more."""
+    text and app-shell tests all look at shorter pages), and the whole text costs far more.
+    A huge page is read in outline (``ParsedPage.outline``): a wall is never megabytes long."""
     tree = page.tree
     title_node = tree.css_first("title")
     title = title_node.text(deep=True) if title_node else ""
     body = tree.body
     text = "" if body is None else (not whole_text and _long_prose(body)) or _visible_text(body)
-    return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": page.html}
+    return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": page.outline}
 
 
 def _long_prose(root) -> str:

@@ -9,6 +9,17 @@ from itemadapter import ItemAdapter
 
 from crawlforge.extract.frontmatter import render_document
 
+SIZE_SLICE_CHARS = 1024 * 1024
+
+
+def utf8_length(text: str) -> int:
+    """``len(text.encode("utf-8"))`` without a copy of a huge page: its length when it is ASCII,
+    else the sum over slices."""
+    if text.isascii():
+        return len(text)
+    return sum(len(text[start : start + SIZE_SLICE_CHARS].encode("utf-8", "surrogatepass"))
+               for start in range(0, len(text), SIZE_SLICE_CHARS))
+
 
 def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dict:
     """Keys in the documented order; empty sections are left out."""
@@ -16,7 +27,7 @@ def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dic
     frontmatter = {
         "url": adapter["url"],
         "processed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-        "content_length": len(html.encode("utf-8", "surrogatepass")),
+        "content_length": utf8_length(html),
         **({"page_type": adapter["page_type"]} if adapter.get("page_type") else {}),
         **(adapter.get("structured_data") or {}),
     }

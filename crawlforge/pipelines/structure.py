@@ -20,11 +20,17 @@ from crawlforge.pipelines.isolation import optional_step
 
 logger = logging.getLogger(__name__)
 
+HASH_SLICE_CHARS = 1024 * 1024
+
 
 def content_hash(markdown: str, html: str) -> str:
     """sha256 of the main-content markdown (of the HTML when there is none), so ads and
-    timestamps outside the content do not count as a change."""
-    return hashlib.sha256((markdown or html or "").encode("utf-8")).hexdigest()
+    timestamps outside the content do not count as a change. Hashed a slice at a time: a huge
+    page's markdown is never copied whole as bytes."""
+    text, digest = markdown or html or "", hashlib.sha256()
+    for start in range(0, len(text), HASH_SLICE_CHARS):
+        digest.update(text[start : start + HASH_SLICE_CHARS].encode("utf-8"))
+    return digest.hexdigest()
 
 
 def read_baseline(uri: str) -> dict[str, dict]:

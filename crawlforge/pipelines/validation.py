@@ -13,7 +13,8 @@ def page_problem(adapter: ItemAdapter) -> tuple[str, str] | None:
     """Why a page item is not worth exporting, as (stats key, message), or None."""
     if not adapter.get("document"):
         return "no_document", "no document was built"
-    if not (adapter.get("markdown") or "").strip() and adapter.get("template_data") is None:
+    markdown = adapter.get("markdown")
+    if (not markdown or markdown.isspace()) and adapter.get("template_data") is None:  # no copy of a huge one
         return "no_content", "the page has no main content"
     return None
 

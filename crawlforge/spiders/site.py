@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from itertools import chain
 from urllib.parse import urlparse
 
 import scrapy
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 
 from crawlforge.args import ArgumentError, as_choice, as_count, as_flag
-from crawlforge.extract.content.urls import link_targets
+from crawlforge.extract.content.urls import document_base, link_targets
+from crawlforge.extract.dom import ParsedPage
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import response_page
 from crawlforge.spiders.base import CrawlforgeSpider
@@ -27,8 +29,10 @@ def allow_pattern(allow: str) -> re.Pattern:
         raise ArgumentError(f"-a allow must be a regular expression, not {allow!r} ({error})") from None
 
 
-def page_links(page, url: str, encoding: str) -> list[str]:
-    return link_targets(page.tree, url, encoding)
+def page_links(page: ParsedPage, url: str, encoding: str) -> list[str]:
+    """The page's links; a huge page's from each of its pieces in turn (``ParsedPage.whole``)."""
+    base = document_base(page.tree, url)
+    return list(dict.fromkeys(chain.from_iterable(link_targets(tree, url, encoding, base) for tree in page.whole())))
 
 
 class SiteSpider(CrawlforgeSpider, SitemapDiscovery):

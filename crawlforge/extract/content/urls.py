@@ -106,12 +106,13 @@ def document_base(tree, page_url: str) -> str:
     return base_url(page_url, base.attributes.get("href") if base is not None else None)
 
 
-def link_targets(tree, page_url: str, encoding: str = "utf-8") -> list[str]:
+def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None = None) -> list[str]:
     """The URLs of the page's ``<a href>`` and ``<area href>``, each once, resolved as Scrapy's
-    link extractor resolves them (against ``<base href>``; w3lib's safe spelling in the page's
-    encoding) but from the page's one parse: a crawl follows these. Links inside ``<template>``
-    (menus a script stamps out) count too, after the others."""
-    base = document_base(tree, page_url)
+    link extractor resolves them (against ``<base href>``, or ``base`` for a piece of a page
+    whose head is elsewhere; w3lib's safe spelling in the page's encoding) but from the page's
+    one parse: a crawl follows these. Links inside ``<template>`` (menus a script stamps out)
+    count too, after the others."""
+    base = base or document_base(tree, page_url)
     targets: dict[str, None] = {}
     for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
         for node in root.css("a[href], area[href]"):

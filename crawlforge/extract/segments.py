@@ -1,0 +1,119 @@
+"""A huge page's HTML cut into pieces that parse on their own, so that no stage holds its
+whole tree.
+
+A lexbor tree costs about five times its page and the converter's own tree about ten: a page
+of tens of megabytes would take gigabytes, held at once. A huge page is read instead as pieces
+of about ``PIECE_CHARS``, each cut after the end of a block (a paragraph, heading, list, table,
+``div``...) where every element still open is a plain container (``body``, ``div``,
+``section``...), so that no line of text, list, table or code block is split. A piece after
+the first opens again inside the elements around its cut (their start tags repeated), so it
+parses to the part of the page it holds, in its place. A page with no such place for too long
+(one giant list or table) is cut between its items (``_may_cut``).
+
+The tag stream is read without a parse: raw text (scripts, styles, comments) is skipped whole,
+and the implied ends of HTML (a ``<p>`` ended by the next block, a ``<li>`` by the next item)
+are applied, so the open elements are known at every tag.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+PIECE_CHARS = 1 << 20  # 1 MiB: a piece's tree is ~5 MiB
+# Containers whose content reads the same cut in two: their pieces join as paragraphs do.
+_PLAIN = frozenset("html body main article section div center header footer aside nav form".split())
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# Start tags that end an open <p> (HTML's "close a p element" list).
+_ENDS_P = frozenset("address article aside blockquote details dialog div dl dd dt fieldset figcaption figure "
+                    "footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre section table ul"
+                    .split())
+# A start tag that ends the open element of the same kind, up to (not past) the given boundaries.
+_ENDS_SAME = {"li": ("ul", "ol", "menu"), "dt": ("dl",), "dd": ("dl",), "tr": ("table",),
+              "td": ("tr", "table"), "th": ("tr", "table"), "option": ("select",)}
+_ITEM_ENDS = _ENDS_P | frozenset("li dt dd tr tbody thead tfoot".split())
+_PLAIN_OR_LISTS = _PLAIN | frozenset("ul ol dl menu table tbody thead tfoot".split())
+_SIBLINGS = {"dt": ("dt", "dd"), "dd": ("dt", "dd"), "td": ("td", "th"), "th": ("td", "th")}
+_TOKEN = re.compile(
+    r"<!--.*?(?:-->|\Z)"
+    r"|<(script|style|textarea|title|xmp|noembed|noframes)\b[^>]*>.*?(?:</\1\s*>|\Z)"
+    r"""|<(/?)([a-zA-Z][a-zA-Z0-9:-]*)(?:[^>"']++|"[^"]*+"|'[^']*+')*+>""",  # a ">" in quotes is no end
+    re.S | re.I)
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?(?:</script\s*>|\Z)", re.S | re.I)
+
+
+class Piece(NamedTuple):
+    start: int
+    end: int
+    context: str
+    """The start tags of the elements open at ``start``, to put before the piece."""
+
+
+def pieces(html: str, chars: int | None = None) -> list[Piece]:
+    """Where ``html`` is cut: pieces of about ``chars`` (``PIECE_CHARS``) characters, in order,
+    covering it."""
+    chars = chars or PIECE_CHARS
+    found, stack, start, context = [], [], 0, ""
+    for match in _TOKEN.finditer(html):
+        closing, name = match.group(2), match.group(3)
+        if name is None:
+            continue  # a comment or raw text
+        name = name.lower()
+        if not closing:
+            if name not in _VOID and not match.group().endswith("/>"):
+                _open(stack, name, match.group())
+            continue
+        _close(stack, name)
+        size = match.end() - start
+        if size >= chars and _may_cut(name, stack, size // chars):
+            found.append(Piece(start, match.end(), context))
+            start, context = match.end(), "".join(tag for _, tag in stack)
+    if start < len(html) or not found:
+        found.append(Piece(start, len(html), context))
+    return found
+
+
+def _may_cut(ended: str, stack: list, sizes: int) -> bool:
+    """Whether a piece ``sizes`` times the wanted size may end after ``ended``: after a block among
+    plain containers; past 4x also after an item of a list or table among them; past 16x after
+    any block or item, wherever it is, so that a piece never grows without bound."""
+    if ended not in _ITEM_ENDS:
+        return False
+    if sizes >= 16:
+        return True
+    around = _PLAIN if sizes < 4 else _PLAIN_OR_LISTS
+    return (ended in _ENDS_P or sizes >= 4) and all(name in around for name, _ in stack)
+
+
+def piece_html(html: str, piece: Piece) -> str:
+    return piece.context + html[piece.start:piece.end]
+
+
+def outline(html: str, cut: list[Piece]) -> str:
+    """The first piece (the head and the top of the body) and every script after it: what the
+    verdict, structured data and structure signature of a huge page read."""
+    first = cut[0]
+    return html[: first.end] + "".join(match.group() for match in _SCRIPT.finditer(html, first.end))
+
+
+def _open(stack: list, name: str, tag: str) -> None:
+    if stack and stack[-1][0] == "p" and name in _ENDS_P:
+        stack.pop()
+    bounds = _ENDS_SAME.get(name)
+    if bounds:
+        same = _SIBLINGS.get(name, (name,))
+        for depth in range(len(stack) - 1, -1, -1):
+            open_name = stack[depth][0]
+            if open_name in same:
+                del stack[depth:]
+                break
+            if open_name in bounds:
+                break
+    stack.append((name, tag))
+
+
+def _close(stack: list, name: str) -> None:
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth][0] == name:
+            del stack[depth:]
+            return

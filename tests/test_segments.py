@@ -1,0 +1,88 @@
+"""A huge page is read in pieces, never as one tree (issue 22.3: memory per page), by plain calls.
+
+Real pages from fixtures/ are cut into small pieces to show that the pieces read as the whole
+page does; the huge page is synthetic on purpose (a size attack, built in code).
+"""
+
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from crawlforge.extract import dom, segments
+from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.markdown import html_to_markdown, page_markdown
+from crawlforge.extract.structured import page_structured_data
+from crawlforge.spiders.site import page_links
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+REAL = ["botwall/normal/it-learner_de_windows_autotuning_tables_pre.html",
+        "demo/articles/hacks_mozilla_org_fetch_api_code_tables.html",
+        "markdown/statisticsglobe_com_ggplot2_font_size_code.html",
+        "pagehelpers/stardewvalleywiki.com.penny.html"]
+URL = "https://example.com/page"
+_START_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)")
+
+
+def read(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_pieces_cover_the_page_and_are_cut_after_blocks_among_plain_containers(name):
+    html = read(name)
+    cut = segments.pieces(html, 10_000)
+    assert len(cut) > 3
+    assert "".join(html[piece.start:piece.end] for piece in cut) == html
+    for before, piece in pairwise(cut):
+        ended = re.search(r"</([a-zA-Z0-9]+)\s*>$", html[: piece.start]).group(1).lower()
+        opened = {name.lower() for name in _START_TAG.findall(piece.context)}
+        if before.end - before.start < 4 * 10_000:  # a piece of the wanted size: a block among plain ones
+            assert ended in segments._ENDS_P and opened <= segments._PLAIN
+        else:  # a long list or table: between its items
+            assert ended in segments._ITEM_ENDS
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_a_page_read_in_pieces_has_the_markdown_of_the_whole_page(name, monkeypatch):
+    html = read(name)
+    whole = html_to_markdown(html, URL, main_content=False)  # one tree
+    monkeypatch.setattr(dom, "KEEP_MAX_CHARS", 20_000)
+    monkeypatch.setattr(segments, "PIECE_CHARS", 10_000)
+    assert ParsedPage(html).huge and len(ParsedPage(html).pieces) > 3
+    assert html_to_markdown(html, URL, max_bytes=20_000) == whole  # over max_bytes: the whole body, in pieces
+
+
+def test_raw_text_and_quoted_angle_brackets_are_not_tags():
+    html = ("<body><div data-x='a > b'><p>one</p></div><script>var s = '</div><div>';</script>"
+            "<!-- </p></div> --><p>two</p><p>three</p></body>")
+    cut = segments.pieces(html, 10)
+    assert [html[piece.end - 6 : piece.end] for piece in cut] == ["ne</p>", "wo</p>", "ee</p>", "/body>"]
+    assert cut[1].context == "<body><div data-x='a > b'>"
+    assert cut[2].context == "<body>"  # the div was ended by its own end tag, not the script's
+
+
+def synthetic_huge_article(paragraphs: int) -> str:
+    """A size attack: a page of many paragraphs, its data and last link at the very end."""
+    paragraph = "<p>" + " ".join(f"word{i}" for i in range(40)) + " <a href='x'>link</a></p>\n"
+    return ('<html><head><title>huge</title><base href="https://example.com/base/"></head><body><article>'
+            "<p>first paragraph</p>" + paragraph * paragraphs + "<p>last paragraph <a href='/end'>end</a></p>"
+            '</article><script type="application/ld+json">{"@context": "https://schema.org", '
+            '"@type": "Article", "headline": "The huge page"}</script></body></html>')
+
+
+def test_a_huge_page_is_read_in_pieces_and_never_parsed_whole(monkeypatch):
+    html = synthetic_huge_article(30_000)  # ~7 MB
+    parsed_sizes = []
+    parse_page = dom.parse_page
+    monkeypatch.setattr(dom, "parse_page", lambda text: parsed_sizes.append(len(text)) or parse_page(text))
+    page = ParsedPage(html)
+    assert page.huge and len(page.pieces) > 5
+    markdown = page_markdown(page, URL)
+    assert markdown.startswith("first paragraph") and "last paragraph [end](https://example.com/end)" in markdown
+    assert markdown.count("word39") == 30_000
+    assert page_structured_data(page, URL).structured_data["headline"] == "The huge page"  # its script, after the pieces
+    links = page_links(page, URL, "utf-8")
+    assert links == ["https://example.com/base/x", "https://example.com/end"]
+    assert max(parsed_sizes) < 2 * segments.PIECE_CHARS < len(html)
