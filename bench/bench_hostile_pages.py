@@ -41,12 +41,34 @@ def synthetic_big_article(mb: float) -> str:
         mb * 1024 * 1024 / len(paragraph)) + "</article></body></html>"
 
 
+def synthetic_big_table(mb: float) -> str:
+    """One table of many rows: no place between blocks, so pieces end between rows."""
+    row = "<tr>" + "".join(f"<td>cell {i}</td>" for i in range(8)) + "</tr>\n"
+    return "<html><head><title>big table</title></head><body><table>" + row * int(
+        mb * 1024 * 1024 / len(row)) + "</table></body></html>"
+
+
+def synthetic_big_unclosed(mb: float) -> str:
+    """Paragraphs never closed, as old pages write them: each ``<p>`` ends the one before."""
+    paragraph = "<p>" + " ".join(f"word{i}" for i in range(40)) + " <b>bold</b>\n"
+    return "<html><head><title>big</title></head><body>" + paragraph * int(mb * 1024 * 1024 / len(paragraph))
+
+
+def synthetic_big_inline(mb: float) -> str:
+    """One paragraph of inline elements: no block ends for megabytes."""
+    span = "<span>" + " ".join(f"word{i}" for i in range(10)) + "</span> "
+    return "<html><body><p>" + span * int(mb * 1024 * 1024 / len(span)) + "</p></body></html>"
+
+
 INTERPRETER = "interpreter"
 CASES = {
     "nested-divs-1.1MB": lambda args: synthetic_nested_divs(1.1),
     "broken-jsonld-200KB": lambda args: synthetic_broken_jsonld(200),
     "broken-jsonld-1MB": lambda args: synthetic_broken_jsonld(1024),
     "big-article": lambda args: synthetic_big_article(args.mb),
+    "big-table": lambda args: synthetic_big_table(args.mb),
+    "big-unclosed-p": lambda args: synthetic_big_unclosed(args.mb),
+    "big-inline": lambda args: synthetic_big_inline(args.mb),
 }
 
 
@@ -68,7 +90,7 @@ def run_case(name: str, mb: float) -> None:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", choices=sorted(CASES), help="default: every case")
-    parser.add_argument("--mb", type=float, default=24, help="size of the big-article page (MB; the body cap is 25 MiB)")
+    parser.add_argument("--mb", type=float, default=24, help="size of the big-* pages (MB; the body cap is 32 MiB)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

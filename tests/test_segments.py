@@ -30,18 +30,21 @@ def read(name: str) -> str:
 
 
 @pytest.mark.parametrize("name", REAL)
-def test_pieces_cover_the_page_and_are_cut_after_blocks_among_plain_containers(name):
+def test_pieces_cover_the_page_and_are_cut_between_blocks_among_plain_containers(name):
     html = read(name)
     cut = segments.pieces(html, 10_000)
     assert len(cut) > 3
     assert "".join(html[piece.start:piece.end] for piece in cut) == html
     for before, piece in pairwise(cut):
-        ended = re.search(r"</([a-zA-Z0-9]+)\s*>$", html[: piece.start]).group(1).lower()
+        ended = re.search(r"</([a-zA-Z0-9]+)\s*>$", html[: piece.start])  # a cut after an end tag
+        begun = re.match(r"<([a-zA-Z0-9]+)", html[piece.start :])  # or before a start tag
+        blocks = {match.group(1).lower() for match in (ended, begun) if match}
         opened = {name.lower() for name in _START_TAG.findall(piece.context)}
-        if before.end - before.start < 4 * 10_000:  # a piece of the wanted size: a block among plain ones
-            assert ended in segments._ENDS_P and opened <= segments._PLAIN
-        else:  # a long list or table: between its items
-            assert ended in segments._ITEM_ENDS
+        size = before.end - before.start
+        if size < 4 * 10_000:  # a piece of the wanted size: at a block among plain ones
+            assert blocks & segments._ENDS_P and opened <= segments._PLAIN
+        elif size < 16 * 10_000:  # a long list or table: between its items
+            assert blocks & segments._ITEM_ENDS and opened <= segments._PLAIN_OR_LISTS
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -58,9 +61,13 @@ def test_raw_text_and_quoted_angle_brackets_are_not_tags():
     html = ("<body><div data-x='a > b'><p>one</p></div><script>var s = '</div><div>';</script>"
             "<!-- </p></div> --><p>two</p><p>three</p></body>")
     cut = segments.pieces(html, 10)
-    assert [html[piece.end - 6 : piece.end] for piece in cut] == ["ne</p>", "wo</p>", "ee</p>", "/body>"]
-    assert cut[1].context == "<body><div data-x='a > b'>"
-    assert cut[2].context == "<body>"  # the div was ended by its own end tag, not the script's
+    assert [(piece.context, html[piece.start:piece.end]) for piece in cut] == [
+        ("", "<body><div data-x='a > b'>"),
+        ("<body><div data-x='a > b'>", "<p>one</p>"),
+        ("<body><div data-x='a > b'>", "</div><script>var s = '</div><div>';</script><!-- </p></div> -->"),
+        ("<body>", "<p>two</p>"),  # the div was ended by its own end tag, not the script's or the comment's
+        ("<body>", "<p>three</p>"),
+        ("<body>", "</body>")]
 
 
 def synthetic_huge_article(paragraphs: int) -> str:
@@ -86,3 +93,22 @@ def test_a_huge_page_is_read_in_pieces_and_never_parsed_whole(monkeypatch):
     links = page_links(page, URL, "utf-8")
     assert links == ["https://example.com/base/x", "https://example.com/end"]
     assert max(parsed_sizes) < 2 * segments.PIECE_CHARS < len(html)
+
+
+def synthetic_dense_table(rows: int) -> str:
+    """A size attack in dense markup: one table of tiny cells, whose tree costs ~25x its text."""
+    row = "<tr>" + "".join(f"<td>cell {i}</td>" for i in range(8)) + "</tr>\n"
+    return "<html><head><title>table</title></head><body><table>" + row * rows + "</table></body></html>"
+
+
+def test_dense_markup_is_cut_by_its_tag_count_between_the_rows_of_its_table(monkeypatch):
+    html = synthetic_dense_table(2000)
+    cut = segments.pieces(html, 10**9, 1000)  # a size in characters never reached
+    assert len(cut) >= 8  # ~34,000 tags: past 4x the wanted tags, cut between rows
+    for piece in cut[1:-1]:
+        text = html[piece.start:piece.end].strip()
+        assert piece.context == "<html><body><table>" and text.startswith("<tr>") and text.endswith(("</tr>", "</table>"))
+    monkeypatch.setattr(dom, "KEEP_MAX_CHARS", 50_000)
+    monkeypatch.setattr(segments, "PIECE_TAGS", 1000)
+    markdown = html_to_markdown(html, URL, max_bytes=50_000)
+    assert markdown.count("| cell 0 | cell 1 |") == 2000  # every row, in a table of each piece

@@ -1,9 +1,9 @@
 """A huge page's HTML cut into pieces that parse on their own, so that no stage holds its
 whole tree.
 
-A lexbor tree costs about five times its page and the converter's own tree about ten: a page
-of tens of megabytes would take gigabytes, held at once. A huge page is read instead as pieces
-of about ``PIECE_CHARS``, each cut after the end of a block (a paragraph, heading, list, table,
+A lexbor tree costs five to twenty-five times its page (prose to table cells) and the
+converter's own tree as much again: a page of tens of megabytes would take gigabytes, held at
+once. A huge page is read instead as pieces of about ``PIECE_CHARS`` or ``PIECE_TAGS``, each cut after the end of a block (a paragraph, heading, list, table,
 ``div``...) where every element still open is a plain container (``body``, ``div``,
 ``section``...), so that no line of text, list, table or code block is split. A piece after
 the first opens again inside the elements around its cut (their start tags repeated), so it
@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-PIECE_CHARS = 1 << 20  # 1 MiB: a piece's tree is ~5 MiB
+PIECE_CHARS = 1 << 20  # 1 MiB: a piece's tree is ~5 MiB of prose
+PIECE_TAGS = 1 << 15  # or 32768 tags: ~10 MiB of tree, whatever the markup (a table's cells cost ~25x)
 # Containers whose content reads the same cut in two: their pieces join as paragraphs do.
 _PLAIN = frozenset("html body main article section div center header footer aside nav form".split())
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
@@ -31,7 +32,7 @@ _ENDS_P = frozenset("address article aside blockquote details dialog div dl dd d
 # A start tag that ends the open element of the same kind, up to (not past) the given boundaries.
 _ENDS_SAME = {"li": ("ul", "ol", "menu"), "dt": ("dl",), "dd": ("dl",), "tr": ("table",),
               "td": ("tr", "table"), "th": ("tr", "table"), "option": ("select",)}
-_ITEM_ENDS = _ENDS_P | frozenset("li dt dd tr tbody thead tfoot".split())
+_ITEM_ENDS = _ENDS_P | frozenset("li dt dd tr tbody thead tfoot".split())  # where an item ends or begins
 _PLAIN_OR_LISTS = _PLAIN | frozenset("ul ol dl menu table tbody thead tfoot".split())
 _SIBLINGS = {"dt": ("dt", "dd"), "dd": ("dt", "dd"), "td": ("td", "th"), "th": ("td", "th")}
 _TOKEN = re.compile(
@@ -49,40 +50,53 @@ class Piece(NamedTuple):
     """The start tags of the elements open at ``start``, to put before the piece."""
 
 
-def pieces(html: str, chars: int | None = None) -> list[Piece]:
-    """Where ``html`` is cut: pieces of about ``chars`` (``PIECE_CHARS``) characters, in order,
-    covering it."""
-    chars = chars or PIECE_CHARS
-    found, stack, start, context = [], [], 0, ""
+def pieces(html: str, chars: int | None = None, tags_wanted: int | None = None) -> list[Piece]:
+    """Where ``html`` is cut: pieces of about ``chars`` (``PIECE_CHARS``) characters or
+    ``tags_wanted`` (``PIECE_TAGS``) tags, whichever comes first, in order, covering it. A cut
+    falls after an end tag or before a start tag (``<p>`` after ``<p>`` ends the first one: old
+    pages seldom close them)."""
+    chars, tags_wanted = chars or PIECE_CHARS, tags_wanted or PIECE_TAGS
+    found, stack, start, context, tags = [], [], 0, "", 0
     for match in _TOKEN.finditer(html):
-        closing, name = match.group(2), match.group(3)
+        closing, name = match.group(2, 3)
         if name is None:
             continue  # a comment or raw text
-        name = name.lower()
-        if not closing:
-            if name not in _VOID and not match.group().endswith("/>"):
-                _open(stack, name, match.group())
+        tags += 1
+        if not name.islower():
+            name = name.lower()
+        if closing:
+            if stack and stack[-1][0] == name:
+                stack.pop()
+            else:
+                _close(stack, name)
+            at = match.end()
+        elif name in _VOID or match.group().endswith("/>"):
             continue
-        _close(stack, name)
-        size = match.end() - start
-        if size >= chars and _may_cut(name, stack, size // chars):
-            found.append(Piece(start, match.end(), context))
-            start, context = match.end(), "".join(tag for _, tag in stack)
+        else:
+            if name in _ENDS_P or name in _ENDS_SAME:
+                _end_implied(stack, name)
+            at = match.start()
+        if (at - start >= chars or tags >= tags_wanted and at > start) and _may_cut(
+                name, stack, max((at - start) // chars, tags // tags_wanted)):
+            found.append(Piece(start, at, context))
+            start, context, tags = at, "".join(tag for _, tag in stack), 0
+        if not closing:
+            stack.append((name, match.group()))
     if start < len(html) or not found:
         found.append(Piece(start, len(html), context))
     return found
 
 
-def _may_cut(ended: str, stack: list, sizes: int) -> bool:
-    """Whether a piece ``sizes`` times the wanted size may end after ``ended``: after a block among
-    plain containers; past 4x also after an item of a list or table among them; past 16x after
-    any block or item, wherever it is, so that a piece never grows without bound."""
-    if ended not in _ITEM_ENDS:
-        return False
+def _may_cut(block: str, stack: list, sizes: int) -> bool:
+    """Whether a piece ``sizes`` times the wanted size may end where ``block`` ends or begins:
+    at a block among plain containers; past 4x also at an item of a list or table among them;
+    past 16x at any tag, wherever it is, so that a piece never grows without bound."""
     if sizes >= 16:
         return True
+    if block not in _ITEM_ENDS:
+        return False
     around = _PLAIN if sizes < 4 else _PLAIN_OR_LISTS
-    return (ended in _ENDS_P or sizes >= 4) and all(name in around for name, _ in stack)
+    return (block in _ENDS_P or sizes >= 4) and all(name in around for name, _ in stack)
 
 
 def piece_html(html: str, piece: Piece) -> str:
@@ -96,7 +110,8 @@ def outline(html: str, cut: list[Piece]) -> str:
     return html[: first.end] + "".join(match.group() for match in _SCRIPT.finditer(html, first.end))
 
 
-def _open(stack: list, name: str, tag: str) -> None:
+def _end_implied(stack: list, name: str) -> None:
+    """Pops the elements a start tag ``name`` ends by itself (an open ``<p>``, a sibling item)."""
     if stack and stack[-1][0] == "p" and name in _ENDS_P:
         stack.pop()
     bounds = _ENDS_SAME.get(name)
@@ -109,7 +124,6 @@ def _open(stack: list, name: str, tag: str) -> None:
                 break
             if open_name in bounds:
                 break
-    stack.append((name, tag))
 
 
 def _close(stack: list, name: str) -> None:
