@@ -30,15 +30,16 @@ _ENDS_P = frozenset("address article aside blockquote details dialog div dl dd d
                     "footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre section table ul"
                     .split())
 # A start tag that ends the open element of the same kind, up to (not past) the given boundaries.
-_ENDS_SAME = {"li": ("ul", "ol", "menu"), "dt": ("dl",), "dd": ("dl",), "tr": ("table",),
-              "td": ("tr", "table"), "th": ("tr", "table"), "option": ("select",)}
+_ENDS_SAME = {"li": ("ul", "ol", "menu"), "dt": ("dl",), "dd": ("dl",), "tr": ("table",), "option": ("select",)}
 _ITEM_ENDS = _ENDS_P | frozenset("li dt dd tr tbody thead tfoot".split())  # where an item ends or begins
 _PLAIN_OR_LISTS = _PLAIN | frozenset("ul ol dl menu table tbody thead tfoot".split())
-_SIBLINGS = {"dt": ("dt", "dd"), "dd": ("dt", "dd"), "td": ("td", "th"), "th": ("td", "th")}
+_SIBLINGS = {"dt": ("dt", "dd"), "dd": ("dt", "dd")}
 _TOKEN = re.compile(
     r"<!--.*?(?:-->|\Z)"
     r"|<(script|style|textarea|title|xmp|noembed|noframes)\b[^>]*>.*?(?:</\1\s*>|\Z)"
-    r"""|<(/?)([a-zA-Z][a-zA-Z0-9:-]*)(?:[^>"']++|"[^"]*+"|'[^']*+')*+>""",  # a ">" in quotes is no end
+    # a tag (not a table cell: the row around it is tracked, so no cut falls inside it anyway,
+    # and the cells are most tags of a table); a ">" in quotes is no end
+    r"""|<(/?)(?!t[dh][\s/>])([a-zA-Z][a-zA-Z0-9:-]*)(?:[^>"']++|"[^"]*+"|'[^']*+')*+>""",
     re.S | re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?(?:</script\s*>|\Z)", re.S | re.I)
 
@@ -56,12 +57,13 @@ def pieces(html: str, chars: int | None = None, tags_wanted: int | None = None) 
     falls after an end tag or before a start tag (``<p>`` after ``<p>`` ends the first one: old
     pages seldom close them)."""
     chars, tags_wanted = chars or PIECE_CHARS, tags_wanted or PIECE_TAGS
-    found, stack, start, context, tags = [], [], 0, "", 0
+    found, stack, start, context, tags, counted = [], [], 0, "", 0, 0
     for match in _TOKEN.finditer(html):
         closing, name = match.group(2, 3)
         if name is None:
             continue  # a comment or raw text
-        tags += 1
+        tags += html.count("<", counted, match.end())  # every tag since the last (cells too), cheaply
+        counted = match.end()
         if not name.islower():
             name = name.lower()
         if closing:
