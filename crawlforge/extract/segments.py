@@ -91,14 +91,14 @@ def pieces(html: str, chars: int | None = None, tags_wanted: int | None = None) 
 
 def _may_cut(block: str, stack: list, sizes: int) -> bool:
     """Whether a piece ``sizes`` times the wanted size may end where ``block`` ends or begins:
-    at a block among plain containers; past 4x also at an item of a list or table among them;
-    past 16x at any tag, wherever it is, so that a piece never grows without bound."""
-    if sizes >= 16:
+    at a block among plain containers; past 2x also at an item of a list or table among them;
+    past 4x at any tag, wherever it is, so that a piece never grows without bound."""
+    if sizes >= 4:
         return True
     if block not in _ITEM_ENDS:
         return False
-    around = _PLAIN if sizes < 4 else _PLAIN_OR_LISTS
-    return (block in _ENDS_P or sizes >= 4) and all(name in around for name, _ in stack)
+    around = _PLAIN if sizes < 2 else _PLAIN_OR_LISTS
+    return (block in _ENDS_P or sizes >= 2) and all(name in around for name, _ in stack)
 
 
 def piece_html(html: str, piece: Piece) -> str:
