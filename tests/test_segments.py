@@ -12,6 +12,7 @@ import pytest
 
 from crawlforge.extract import dom, segments
 from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.extractors import base
 from crawlforge.extract.markdown import html_to_markdown, page_markdown
 from crawlforge.extract.structured import page_structured_data
 from crawlforge.spiders.site import page_links
@@ -74,22 +75,26 @@ def synthetic_huge_article(paragraphs: int) -> str:
     """A size attack: a page of many paragraphs, its data and last link at the very end."""
     paragraph = "<p>" + " ".join(f"word{i}" for i in range(40)) + " <a href='x'>link</a></p>\n"
     return ('<html><head><title>huge</title><base href="https://example.com/base/"></head><body><article>'
-            "<p>first paragraph</p>" + paragraph * paragraphs + "<p>last paragraph <a href='/end'>end</a></p>"
+            '<p>first paragraph</p><div itemscope itemtype="https://schema.org/Product">'
+            '<span itemprop="sku">H-1</span></div>' + paragraph * paragraphs + "<p>last paragraph <a href='/end'>end</a></p>"
             '</article><script type="application/ld+json">{"@context": "https://schema.org", '
             '"@type": "Article", "headline": "The huge page"}</script></body></html>')
 
 
 def test_a_huge_page_is_read_in_pieces_and_never_parsed_whole(monkeypatch):
     html = synthetic_huge_article(30_000)  # ~7 MB
-    parsed_sizes = []
-    parse_page = dom.parse_page
+    parsed_sizes = []  # of every lexbor and lxml parse
+    parse_page, parse_tree = dom.parse_page, base.parse_tree
     monkeypatch.setattr(dom, "parse_page", lambda text: parsed_sizes.append(len(text)) or parse_page(text))
+    monkeypatch.setattr(base, "parse_tree", lambda text: parsed_sizes.append(len(text)) or parse_tree(text))
     page = ParsedPage(html)
     assert page.huge and len(page.pieces) > 5
     markdown = page_markdown(page, URL)
     assert markdown.startswith("first paragraph") and "last paragraph [end](https://example.com/end)" in markdown
     assert markdown.count("word39") == 30_000
-    assert page_structured_data(page, URL).structured_data["headline"] == "The huge page"  # its script, after the pieces
+    data = page_structured_data(page, URL).structured_data
+    assert data["headline"] == "The huge page"  # its script, after the pieces
+    assert data["sku"] == "H-1"  # microdata in its first piece, through lxml
     links = page_links(page, URL, "utf-8")
     assert links == ["https://example.com/base/x", "https://example.com/end"]
     assert max(parsed_sizes) < 2 * segments.PIECE_CHARS < len(html)

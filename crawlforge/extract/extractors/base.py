@@ -79,10 +79,18 @@ class Page:
         return [node.text(deep=True) for node in self.dom.css(f'script[type="{script_type}"]')  # the exact value:
                 if node.attributes.get("type") == script_type]  # a selector may take it in any case
 
+    @property
+    def outline(self) -> str:
+        """The page's HTML, or a huge page's outline: what its trees hold (``ParsedPage.outline``)."""
+        if self.parsed is None:
+            self.parsed = ParsedPage(self.html)
+        return self.parsed.outline
+
     @cached_property
     def tree(self):
-        """The lxml tree of the whole page; None when blank or unparseable."""
-        return self._parse(self.html)
+        """The lxml tree of the whole page (of a huge page's outline, as the lexbor tree); None when
+        blank or unparseable."""
+        return self._parse(self.outline)
 
     @cached_property
     def head_root(self):

@@ -39,7 +39,7 @@ class MicrodataExtractor(Extractor):
         try:
             raw = self._extruct.extract_items(page.tree, page.url)
         except ValueError:  # extruct's cleaner cannot re-insert text holding control characters
-            raw = self._extruct.extract_items(parse_tree(CONTROL_CHARACTERS.sub(" ", page.html)), page.url)
+            raw = self._extruct.extract_items(parse_tree(CONTROL_CHARACTERS.sub(" ", page.outline)), page.url)
         items = [as_jsonld(item) for item in raw]
         nodes, warnings = list(schemaorg.page_entities(items)), []
         return Finding(structured_data=schemaorg.fields_from_nodes(nodes, page.url, warnings), warnings=warnings)
