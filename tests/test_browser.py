@@ -146,8 +146,12 @@ def test_navigation_redirect_to_a_private_address_is_never_sent(make_server, cra
     try:
         target = private.url("demo/articles/v8_dev_blog_standalone_wasm_code.html")
         start = server.url(f"_redirect_to?status={status}&url={quote(target, safe='')}")
+        # the wait scrapy-playwright makes for a download after an aborted navigation outlasts
+        # the render's deadline: the refusal must end the render itself, or it ends as "timeout"
         result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
-                       settings={"CRAWLFORGE_ALLOWED_NETWORKS": "127.0.0.1/32", "RETRY_TIMES": 0})
+                       settings={"CRAWLFORGE_ALLOWED_NETWORKS": "127.0.0.1/32", "RETRY_TIMES": 0,
+                                 "DOWNLOAD_TIMEOUT": 10, "CRAWLFORGE_RENDER_TIMEOUT": 10,
+                                 "PLAYWRIGHT_DOWNLOAD_TIMEOUT": 600_000})
         assert paths(private) == []  # no request reached 127.0.0.2
     finally:
         private.stop()

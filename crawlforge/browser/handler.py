@@ -111,6 +111,21 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 raise IgnoreRequest(reason) from None
             raise
 
+    async def _get_response_and_download(self, request, page, spider):
+        """scrapy-playwright's, ended as soon as the guard closes the page for a refused redirect
+        hop: after the aborted navigation it would wait ``PLAYWRIGHT_DOWNLOAD_TIMEOUT`` (30 s) for
+        a download that never comes, holding a page slot of the crawl."""
+        closed = asyncio.get_running_loop().create_future()
+        page.once("close", lambda *_: closed.done() or closed.set_result(None))
+        render = asyncio.ensure_future(super()._get_response_and_download(request, page, spider))
+        await asyncio.wait((render, closed), return_when=asyncio.FIRST_COMPLETED)
+        if not render.done() and REFUSED_KEY in request.meta:
+            render.cancel()
+            with suppress(asyncio.CancelledError, PlaywrightError):
+                await render
+            raise PlaywrightError(request.meta[REFUSED_KEY])
+        return await render
+
     async def _apply_page_methods(self, page, request, spider) -> None:
         """The wait of ``meta["crawlforge_wait"]``: for a selector the user named (a page without
         it fails), else for network idle as a best effort (polling pages never go idle)."""
