@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from crawlforge.extract import dom, segments
+from crawlforge.extract import markdown as markdown_module
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import base
 from crawlforge.extract.markdown import html_to_markdown, page_markdown
@@ -117,3 +118,16 @@ def test_dense_markup_is_cut_by_its_tag_count_between_the_rows_of_its_table(monk
     monkeypatch.setattr(segments, "PIECE_TAGS", 1000)
     markdown = html_to_markdown(html, URL, max_bytes=50_000)
     assert markdown.count("| cell 0 | cell 1 |") == 2000  # every row, in a table of each piece
+
+
+def test_a_huge_pages_plain_spans_give_way_to_their_text_and_hidden_ones_stay_hidden(monkeypatch):
+    """html-to-markdown's time grows with the square of the spans in one block."""
+    span = "<span>" + " ".join(f"word{i}" for i in range(10)) + "</span> "
+    html = ('<html><body><p><span hidden>secret one</span><span style="display: none">secret two</span>'
+            + span * 100_000 + "</p></body></html>")  # ~6.5 MB, one paragraph
+    converted = []
+    convert = markdown_module.convert
+    monkeypatch.setattr(markdown_module, "convert", lambda text, options: converted.append(text) or convert(text, options))
+    markdown = html_to_markdown(html, URL)
+    assert markdown.count("word9") == 100_000 and "secret" not in markdown
+    assert len(converted) >= 2 and sum(text.count("<span") for text in converted) == 2  # only the hidden ones

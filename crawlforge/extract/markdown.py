@@ -112,6 +112,8 @@ def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links:
             kind, base = declared_type(tree) or "other", document_base(tree, url)
         if tree.body is not None:
             tree.strip_tags(NON_CONTENT_TAGS)
+            if page.huge:
+                _unwrap_plain_spans(tree.body)
             part = _convert([tree.body], base, include_images, include_links, tracking_params).strip("\n")
             if part.strip():
                 parts.append(part)
@@ -123,6 +125,17 @@ def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links:
     if with_header is markdown:
         return PageContent(markdown, kind)
     return PageContent(_tidy(with_header), "product")
+
+
+def _unwrap_plain_spans(root) -> None:
+    """A huge page's spans give way to their text: html-to-markdown's time grows with the square
+    of the spans in one block (a paragraph of 24 MB of spans: minutes). Spans that may hide their
+    text (``hidden``, a style naming none or hidden) stay, for the converter to drop."""
+    for span in root.css("span"):
+        attributes = span.attributes
+        style = (attributes.get("style") or "").lower()
+        if "hidden" not in attributes and "none" not in style and "hidden" not in style:
+            span.unwrap()
 
 
 def _convert(nodes: list, base: str, include_images: bool, include_links: bool, tracking_params: tuple) -> str:
