@@ -46,7 +46,7 @@ def test_pieces_cover_the_page_and_are_cut_between_blocks_among_plain_containers
         if size < 2 * 10_000:  # a piece of the wanted size: at a block among plain ones
             assert blocks & segments._ENDS_P and opened <= segments._PLAIN
         elif size < 4 * 10_000:  # a long list or table: between its items
-            assert blocks & segments._ITEM_ENDS and opened <= segments._PLAIN_OR_LISTS
+            assert blocks & (segments._ENDS_P | segments._ITEMS) and opened <= segments._PLAIN_OR_LISTS
 
 
 @pytest.mark.parametrize("name", REAL)

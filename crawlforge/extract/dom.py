@@ -20,7 +20,8 @@ from crawlforge.extract import segments
 Document = str | bytes | LexborHTMLParser
 
 MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
-# A tree costs ~5x its page: past this many characters a page is never held as one tree.
+# A tree costs 5 to 25 times its page: past this many characters a page is never held as one
+# tree (``ParsedPage``, ``segments``).
 KEEP_MAX_CHARS = 5 * 1024 * 1024
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())

@@ -148,13 +148,9 @@ def _convert(nodes: list, base: str, include_images: bool, include_links: bool, 
         if include_images:
             _fix_images(node, base, tracking_params)
     try:
-        return _joined([convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)])
+        pieces = [convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)]
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
         return "\n\n".join(node.text(separator=" ", strip=True) for node in nodes)
-
-
-def _joined(pieces: list[str]) -> str:
-    """Markdown converted in pieces, as one: a blank line between them."""
     return pieces[0] if len(pieces) == 1 else "\n\n".join(filter(None, (p.strip("\n") for p in pieces)))
 
 

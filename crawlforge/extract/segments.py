@@ -3,9 +3,10 @@ whole tree.
 
 A lexbor tree costs five to twenty-five times its page (prose to table cells) and the
 converter's own tree as much again: a page of tens of megabytes would take gigabytes, held at
-once. A huge page is read instead as pieces of about ``PIECE_CHARS`` or ``PIECE_TAGS``, each cut after the end of a block (a paragraph, heading, list, table,
-``div``...) where every element still open is a plain container (``body``, ``div``,
-``section``...), so that no line of text, list, table or code block is split. A piece after
+once. A huge page is read instead as pieces of about ``PIECE_CHARS`` or ``PIECE_TAGS``, each
+cut where a block (a paragraph, heading, list, table, ``div``...) ends or begins while every
+element still open is a plain container (``body``, ``div``, ``section``...), so that no line of
+text, list, table or code block is split. A piece after
 the first opens again inside the elements around its cut (their start tags repeated), so it
 parses to the part of the page it holds, in its place. A page with no such place for too long
 (one giant list or table) is cut between its items (``_may_cut``).
@@ -31,7 +32,7 @@ _ENDS_P = frozenset("address article aside blockquote details dialog div dl dd d
                     .split())
 # A start tag that ends the open element of the same kind, up to (not past) the given boundaries.
 _ENDS_SAME = {"li": ("ul", "ol", "menu"), "dt": ("dl",), "dd": ("dl",), "tr": ("table",), "option": ("select",)}
-_ITEM_ENDS = _ENDS_P | frozenset("li dt dd tr tbody thead tfoot".split())  # where an item ends or begins
+_ITEMS = frozenset("li dt dd tr tbody thead tfoot".split())  # of lists and tables
 _PLAIN_OR_LISTS = _PLAIN | frozenset("ul ol dl menu table tbody thead tfoot".split())
 _SIBLINGS = {"dt": ("dt", "dd"), "dd": ("dt", "dd")}
 _TOKEN = re.compile(
@@ -95,10 +96,9 @@ def _may_cut(block: str, stack: list, sizes: int) -> bool:
     past 4x at any tag, wherever it is, so that a piece never grows without bound."""
     if sizes >= 4:
         return True
-    if block not in _ITEM_ENDS:
-        return False
-    around = _PLAIN if sizes < 2 else _PLAIN_OR_LISTS
-    return (block in _ENDS_P or sizes >= 2) and all(name in around for name, _ in stack)
+    if sizes >= 2:
+        return (block in _ENDS_P or block in _ITEMS) and all(name in _PLAIN_OR_LISTS for name, _ in stack)
+    return block in _ENDS_P and all(name in _PLAIN for name, _ in stack)
 
 
 def piece_html(html: str, piece: Piece) -> str:
