@@ -86,7 +86,7 @@ def test_a_huge_page_is_read_in_pieces_and_never_parsed_whole(monkeypatch):
     html = synthetic_huge_article(30_000)  # ~7 MB
     parsed_sizes = []  # of every lexbor and lxml parse
     parse_page, parse_tree = dom.parse_page, base.parse_tree
-    monkeypatch.setattr(dom, "parse_page", lambda text: parsed_sizes.append(len(text)) or parse_page(text))
+    monkeypatch.setattr(dom, "parse_page", lambda text, *rest: parsed_sizes.append(len(text)) or parse_page(text, *rest))
     monkeypatch.setattr(base, "parse_tree", lambda text: parsed_sizes.append(len(text)) or parse_tree(text))
     page = ParsedPage(html)
     assert page.huge and len(page.pieces) > 5
