@@ -217,3 +217,18 @@ def test_declared_type_reads_the_pages_own_data(html, expected):
 def test_every_kind_is_documented():
     assert set(PAGE_TYPES) == {"article", "product", "listing", "documentation", "forum", "service", "hub",
                                "other"}
+
+
+def test_streamed_segments_are_put_in_place_of_their_placeholders():
+    page = page_content(load("wcxb-0384.html.gz"), "https://www.lesswrong.com/posts/qkhwh4AdG7kXgELCD/"
+                        "scalable-end-to-end-interpretability")  # the post arrives in `<div hidden id="S:0">`
+    assert "There is currently somewhat of a debate in the interpretability community" in page.markdown
+    assert "let's train specialized, superhuman interpretability assistants!" in page.markdown
+    assert "Login" not in page.markdown
+
+
+def test_streamed_segment_without_boundary_comments_keeps_what_follows_its_placeholder():
+    page = page_content(load("wcxb-4053.html.gz"), "https://recharged.com/articles/full-ev-cars-guide")
+    assert "runs 100% on electricity stored in a battery pack" in page.markdown  # a capture with no comments
+    assert "Understand the original battery warranty" in page.markdown
+    assert "Buy an EV" not in page.markdown and "All Rights Reserved" not in page.markdown

@@ -107,6 +107,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
+    streamed_in(body)
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
         if len(svg.text(deep=True, strip=True)) > total / 2:
             svg.unwrap()
@@ -137,6 +138,55 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holding = _holding(body, _PROTECTED) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def streamed_in(body) -> None:
+    """Puts streamed server-rendered segments where they belong, as the page's script would.
+
+    A streaming renderer (React's) sends a page's slow parts last, each as a hidden
+    `<div id="S:N">` at the end of the body, and a placeholder where it goes: a `<template
+    id="B:N">` opening a boundary whose loading fallback runs to the `<!--/$-->` comment, or a
+    `<template id="P:N">`. Pruned as hidden, such a page would lose most of its content; left
+    in place, the content would sit apart from its headings at the end of the body.
+    """
+    segments = body.css('div[hidden][id^="S:"]')
+    if not segments:
+        return
+    places = {node.id: node for node in body.css('template[id^="B:"], template[id^="P:"]')}
+    for segment in segments:
+        number = segment.id[2:]
+        place = places.get("B:" + number) or places.get("P:" + number)
+        if place is None:
+            continue
+        if place.id.startswith("B:"):
+            _drop_fallback(place)
+        refresh = segment.css_first("template") is not None
+        place.insert_before(segment)  # lexbor inserts a copy
+        copy = place.prev
+        segment.decompose()
+        place.decompose()
+        copy.unwrap()
+        if refresh:  # the copy holds placeholders of later segments
+            places = {node.id: node for node in body.css('template[id^="B:"], template[id^="P:"]')}
+
+
+def _drop_fallback(place) -> None:
+    """The loading fallback after a boundary's template, up to the comment that closes it
+    (boundaries nest: `<!--$-->` ... `<!--/$-->`); nothing when no comment closes it (a capture
+    without comments)."""
+    fallback, node, depth = [], place.next, 0
+    while node is not None:
+        mark = (node.comment_content or "").strip() if node.is_comment_node else ""
+        if mark == "/$":
+            if not depth:
+                for node in fallback:
+                    node.decompose()
+                return
+            depth -= 1
+        elif mark in ("$", "$?", "$!"):
+            depth += 1
+        fallback.append(node)
+        node = node.next
 
 
 def is_thread(body, total: int) -> bool:
