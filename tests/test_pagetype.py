@@ -232,3 +232,12 @@ def test_streamed_segment_without_boundary_comments_keeps_what_follows_its_place
     assert "runs 100% on electricity stored in a battery pack" in page.markdown  # a capture with no comments
     assert "Understand the original battery warranty" in page.markdown
     assert "Buy an EV" not in page.markdown and "All Rights Reserved" not in page.markdown
+
+
+def test_a_passage_shown_twice_is_kept_once():
+    page = page_content(load("wcxb-0552.html.gz"), "https://forum.qt.io/topic/156087/which-qt6-version-for-ubuntu-24-04")
+    assert page.page_type == "forum"  # the question twice (teaser and post), then quoted in replies
+    assert page.markdown.count("Has anybody tried perhaps a beta of Ubuntu 24.04?") == 1
+    assert "From this, I assume it's gonna be Qt6.4.2, for now" in page.markdown  # the replies stay
+    assert "Yup, 24.10 h" in page.markdown
+    assert "Log in to reply" not in page.markdown

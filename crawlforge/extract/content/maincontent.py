@@ -382,7 +382,43 @@ def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     kind, nodes = _main_content(tree, url)
     for node in nodes:
         picture_links(node)
+    if kind != "documentation":  # a reference repeats a parameter's description for each call
+        remove_outermost(repeats(nodes))
     return kind, nodes
+
+
+REPEAT_TEXT = 80
+"""Length from which a block's text seen a second time in the content is a copy (the post's
+teaser and the post, the mobile and the desktop copy of a section), not a second passage."""
+_NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
+"""A listing's headings, code and table cells repeat by nature."""
+_HIDDEN_STYLE = ", ".join(f'[style*="{rule}" i], [style*="{rule}" i] *' for rule in (
+    "display:none", "display: none", "visibility:hidden", "visibility: hidden"))
+"""Styles the markdown converter drops: a copy under them is not the one a reader sees."""
+
+
+def repeats(roots: list) -> list:
+    """Blocks whose own text (outside nested blocks) an earlier block of the content had."""
+    own, hidden = {}, set()
+    for root in roots:
+        hidden.update(node.mem_id for node in root.css(_HIDDEN_STYLE))
+        for node in root.traverse(include_text=True):
+            if node.tag != "-text" or node.parent.mem_id in hidden:
+                continue
+            parent = node.parent
+            while parent is not None and parent.tag not in BLOCK_TAGS:
+                parent = parent.parent
+            if parent is not None and parent.tag not in _NOT_REPEATS:
+                own.setdefault(parent.mem_id, [parent, []])[1].append(node.text_content or "")
+    seen, found = set(), []
+    for node, parts in own.values():
+        text = " ".join("".join(parts).split())
+        if len(text) < REPEAT_TEXT:
+            continue
+        if text in seen and len(node.text(deep=True, strip=True)) < 1.2 * len(text):
+            found.append(node)  # nothing of its own nested in it
+        seen.add(text)
+    return found
 
 
 def picture_links(root) -> None:
