@@ -241,3 +241,13 @@ def test_a_passage_shown_twice_is_kept_once():
     assert "From this, I assume it's gonna be Qt6.4.2, for now" in page.markdown  # the replies stay
     assert "Yup, 24.10 h" in page.markdown
     assert "Log in to reply" not in page.markdown
+
+
+def test_thread_kept_whole_is_cleaned_around_its_posts():
+    page = page_content(load("wcxb-0518.html.gz"), "https://forums.studentdoctor.net/threads/"
+                        "official-2024-2025-infectious-disease-application-thread.1498484/")
+    assert page.page_type == "forum"
+    assert "I heard that Cincinnati has already sent out interview invitations" in page.markdown
+    assert "Thanks man! I was surprised there were in person options." in page.markdown
+    assert "[pnomes](" in page.markdown  # a post's author line stays
+    assert "Reaction score" not in page.markdown and "Joined" not in page.markdown  # the posters' figures go

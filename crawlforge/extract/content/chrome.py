@@ -89,9 +89,9 @@ _NEVER_CHROME = frozenset({"html", "body", "main"})
 """Whatever their class says (`sticky-nav-off`), these hold the content."""
 
 
-def hint_weight(node) -> int:
-    """+25/-25 from class and id words, as readability does."""
-    strong, weak, positive = hint_words(node)
+def hint_weight(node, thread: bool = False) -> int:
+    """+25/-25 from class and id words, as readability does (on a `thread` comments are content)."""
+    strong, weak, positive = hint_words(node, thread)
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 

@@ -178,11 +178,13 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     return sums
 
 
-def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
+def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
+                        counts: bool = False) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
-    link."""
+    link. On a `thread` a comment-named box is a post, no chrome, and so is a box with a
+    paragraph's worth of text outside its links; `counts`: bare numbers are no content."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -194,20 +196,21 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
             size, links, commas = sums.get(node.mem_id, (0, 0, 0))
             if size > half:
                 continue
-            weight = hint_weight(node)
+            weight = hint_weight(node, thread)
             if not size:
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
             elif weight < 0:
                 doomed.append(node)
-            elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2):
+            elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
+                    and not (thread and size - links >= POST_TEXT):
                 doomed.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
              if node.mem_id in sums and node.mem_id not in root_ids
-             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
+             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True), counts))]
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and links > size * _LINK_LINE]
+               and node.tag in _LINE_TAGS and links > size * _LINK_LINE and not (thread and node.tag in HEADINGS)]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
@@ -224,6 +227,11 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+POST_TEXT = 100
+"""Text outside links from which a box of a thread is a post, whatever its links (its author,
+permalink, reply and vote links), not a link list."""
 
 
 def _with_ancestors(node) -> set:
@@ -321,14 +329,20 @@ def is_dateline(text: str) -> bool:
     """A line that is only a date or time, with the words that announce one (`Erstellt am
     Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`)."""
     text = text.lower()
-    if not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()-–"):
+    if not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–"):
         return False
     return all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text))
 
 
-def _is_bare_line(text: str) -> bool:
-    """A date line or a line of button words: nothing a reader reads."""
-    return is_dateline(text) or UI_LINE.fullmatch(text) is not None
+def _is_bare_line(text: str, counts: bool = False) -> bool:
+    """A date line or a line of button words: nothing a reader reads; in a thread a bare count
+    too (a post's votes or number: `#12`, `1,024`, `3k`) and a poster's profile figures."""
+    return is_dateline(text) or UI_LINE.fullmatch(text) is not None or counts and (
+        _COUNT.fullmatch(text) is not None or len(text) < 60 and _MEMBER_STAT.match(text) is not None)
+
+
+_COUNT = re.compile(r"[#(]?\s*\d[\d.,]*\s*[kKmM]?\)?")
+_MEMBER_STAT = re.compile(rf"[\W\d.,kK]*(?:{pattern('member_stats').pattern})", re.IGNORECASE)
 
 
 def _is_lead(node) -> bool:
@@ -459,12 +473,12 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
-            return kind, [root]
+            return kind, _cleaned([root], blocks, None, cards, True, True) if kind == "forum" else [root]
     elif kind == "other":
         root = _page_root(body, [])
         if not _holds(nodes, root) and _reading_share(blocks, nodes, root) < BLURB_SHARE:
             return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep, cards or items)
+    return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum")
 
 
 _CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
@@ -645,6 +659,6 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict, keep=None, cards=()) -> list:
-    clean_conditionally(nodes, blocks, keep, cards)
+def _cleaned(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False, counts: bool = False) -> list:
+    clean_conditionally(nodes, blocks, keep, cards, thread, counts)
     return nodes
