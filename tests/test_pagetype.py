@@ -251,3 +251,11 @@ def test_thread_kept_whole_is_cleaned_around_its_posts():
     assert "Thanks man! I was surprised there were in person options." in page.markdown
     assert "[pnomes](" in page.markdown  # a post's author line stays
     assert "Reaction score" not in page.markdown and "Joined" not in page.markdown  # the posters' figures go
+
+
+def test_hidden_tab_panels_kept_as_content_are_shown():
+    page = page_content(load("wcxb-0681.html.gz"), "https://www.twilio.com/docs/messaging/quickstart")
+    assert page.page_type == "documentation"  # one tab per language, all but one `hidden` + display:none
+    assert "pip install flask twilio" in page.markdown
+    assert "npm install twilio" in page.markdown and "composer require twilio/sdk" in page.markdown
+    assert "View as Markdown" not in page.markdown and "Looking for more inspiration?" not in page.markdown

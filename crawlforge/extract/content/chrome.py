@@ -120,9 +120,13 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
-    doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
-                                        "[role=complementary], [role=banner], [role=dialog], [role=alert], "
-                                        "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
+    doomed = []
+    for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], "
+                         "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
+        if _holds_page(node) or _folded(node):
+            unhide(node)
+        else:
+            doomed.append(node)
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -221,6 +225,16 @@ def _named(node, prefixes: tuple) -> bool:
 @lru_cache(maxsize=8192)
 def _starts_a_word(hint: str, prefixes: tuple) -> bool:
     return any(word.startswith(prefixes) for word in _WORD.findall(hint.lower()))
+
+
+def unhide(node) -> None:
+    """Content kept although hidden is shown: the markdown converter drops what is hidden."""
+    attrs = node.attrs
+    if "hidden" in attrs:
+        del attrs["hidden"]
+    style = (attrs.sget("style", "") or "").replace(" ", "").lower()
+    if "display:none" in style or "visibility:hidden" in style:
+        del attrs["style"]
 
 
 def _folded(node) -> bool:
