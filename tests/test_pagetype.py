@@ -131,14 +131,6 @@ def test_product_page_keeps_the_product_not_its_reviews():
     assert "My sister introduced me to Kallax." not in page.markdown  # a review
 
 
-def test_page_of_no_kind_whose_best_block_is_a_blurb_keeps_the_whole_page():
-    page = page_content(load("wcxb-3068.html.gz"), "https://store.steampowered.com/category/multiplayer_coop/")
-    assert "Apex Legends is the award-winning, free-to-play Hero Shooter from Respawn Entertainment." \
-        in page.markdown  # a tile's text beside the featured game's blurb
-    assert "You are Flameborn, last ember of hope of a dying race." in page.markdown  # the blurb
-    assert "Install Steam" not in page.markdown and "Privacy Policy" not in page.markdown
-
-
 def test_letters_after_a_digit_in_an_obfuscated_class_name_are_no_chrome_word():
     page = page_content(load("wcxb-4246.html.gz"), "https://www.getlocal.agency/")  # `jXK9ad`: no `ad`
     assert "## Our AI-Powered Platform: Empowering Small Businesses to Thrive with AI" in page.markdown

@@ -474,10 +474,6 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
             return kind, _cleaned([root], blocks, None, cards, True, True) if kind == "forum" else [root]
-    elif kind == "other":
-        root = _page_root(body, [])
-        if not _holds(nodes, root) and _reading_share(blocks, nodes, root) < BLURB_SHARE:
-            return kind, [root]
     return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum")
 
 
@@ -488,9 +484,6 @@ _WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "
 """Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
-BLURB_SHARE = 0.1
-"""A page of no known kind whose best text block holds under this share of its reading text (a
-store's genre page: one game's blurb among the tiles) keeps its whole pruned page."""
 
 
 ARTICLE_PROSE = 1
