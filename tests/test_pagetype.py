@@ -251,3 +251,11 @@ def test_hidden_tab_panels_kept_as_content_are_shown():
     assert "pip install flask twilio" in page.markdown
     assert "npm install twilio" in page.markdown and "composer require twilio/sdk" in page.markdown
     assert "View as Markdown" not in page.markdown and "Looking for more inspiration?" not in page.markdown
+
+
+def test_cards_whose_shared_chrome_name_marks_most_of_the_page_stay():
+    page = page_content(load("wcxb-2971.html.gz"), "https://www.wired.com/category/science/")
+    # each story card's class ends in `hide-read-more-ad`: one card is small, all of them are the page
+    assert "The CDC Has a Leadership Crisis" in page.markdown
+    assert "AI Digital Twins Are Helping People Manage Diabetes and Obesity" in page.markdown
+    assert "Newsletters" not in page.markdown and "THE BIG STORY" not in page.markdown

@@ -307,9 +307,44 @@ def _boilerplate(body, total: int, thread: bool = False) -> list:
         elif not positive and node.tag != "p":
             large.append((node, 0.5))
     if large:
-        found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
+        sizes = [(node, share, len(node.text(deep=True, strip=True))) for node, share in large]
+        spared = _page_named(sizes, total)
+        found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
+
+
+def _page_named(sizes: list, total: int) -> set:
+    """mem_ids of the chrome-named nodes whose class, shared by several of them, marks half of
+    the page's text: a service page's `promo` cards, a listing's `teaser` items, each small, are
+    together its content. Not comments (a thread's shape decides those), nor a menu's items."""
+    groups = {}
+    for node, share, size in sizes:
+        groups.setdefault(node.attrs.sget("class", "") or "", []).append((node, size))
+    spared = set()
+    for name, members in groups.items():
+        if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name) or _classify(name)[1]:
+            continue  # comments, a menu's or a modal's items hold much of a page and are chrome
+        ids = {node.mem_id for node, _ in members}
+        text = sum(size for node, size in members if not _within(node, ids))
+        if text * 2 >= total:
+            spared |= ids
+    return spared
+
+
+_THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})", re.IGNORECASE).search
+NAMED_CARDS = 3
+"""Nodes sharing a class from which their summed text counts, as one node's would."""
+
+
+def _within(node, ids: set) -> bool:
+    """An ancestor of `node` is one of `ids`."""
+    node = node.parent
+    while node is not None:
+        if node.mem_id in ids:
+            return True
+        node = node.parent
+    return False
 
 
 def remove_outermost(nodes) -> None:
