@@ -179,12 +179,13 @@ def subtree_text(blocks: dict, roots: list) -> dict:
 
 
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
-                        counts: bool = False) -> None:
+                        counts: bool = False, copies: bool = False) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
     link. On a `thread` a comment-named box is a post, no chrome, and so is a box with a
-    paragraph's worth of text outside its links; `counts`: bare numbers are no content."""
+    paragraph's worth of text outside its links; `counts`: bare numbers are no content;
+    `copies`: a block repeating an earlier one goes (`repeats`)."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -223,6 +224,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
         inside = {card.mem_id for card in cards}
         doomed = [node for node in doomed if not _with_ancestors(node.parent) & inside]
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
+    if copies:
+        doomed += repeats(blocks, sums)  # and copies: a post quoting an earlier one
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
@@ -396,43 +399,50 @@ def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     kind, nodes = _main_content(tree, url)
     for node in nodes:
         picture_links(node)
-    if kind != "documentation":  # a reference repeats a parameter's description for each call
-        remove_outermost(repeats(nodes))
     return kind, nodes
 
 
 REPEAT_TEXT = 80
 """Length from which a block's text seen a second time in the content is a copy (the post's
-teaser and the post, the mobile and the desktop copy of a section), not a second passage."""
+teaser and the post, the mobile and the desktop copy of a section, a reply quoting an earlier
+post), not a second passage."""
 _NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
-"""A listing's headings, code and table cells repeat by nature."""
-_HIDDEN_STYLE = ", ".join(f'[style*="{rule}" i], [style*="{rule}" i] *' for rule in (
-    "display:none", "display: none", "visibility:hidden", "visibility: hidden"))
-"""Styles the markdown converter drops: a copy under them is not the one a reader sees."""
+"""A listing's headings and items, code and table cells repeat by nature."""
 
 
-def repeats(roots: list) -> list:
-    """Blocks whose own text (outside nested blocks) an earlier block of the content had."""
-    own, hidden = {}, set()
-    for root in roots:
-        hidden.update(node.mem_id for node in root.css(_HIDDEN_STYLE))
-        for node in root.traverse(include_text=True):
-            if node.tag != "-text" or node.parent.mem_id in hidden:
-                continue
-            parent = node.parent
-            while parent is not None and parent.tag not in BLOCK_TAGS:
-                parent = parent.parent
-            if parent is not None and parent.tag not in _NOT_REPEATS:
-                own.setdefault(parent.mem_id, [parent, []])[1].append(node.text_content or "")
-    seen, found = set(), []
-    for node, parts in own.values():
-        text = " ".join("".join(parts).split())
-        if len(text) < REPEAT_TEXT:
+def repeats(blocks: dict, within) -> list:
+    """Blocks of the content (`within`: mem_ids) whose text an earlier block of it had, from
+    the blocks of 80 characters of their own; a first copy hidden by its style (which the
+    markdown converter drops) is not the one a reader saw."""
+    seen, found = {}, []
+    for node, size, _, _ in blocks.values():
+        if size < REPEAT_TEXT or node.tag in _NOT_REPEATS or node.mem_id not in within:
             continue
-        if text in seen and len(node.text(deep=True, strip=True)) < 1.2 * len(text):
-            found.append(node)  # nothing of its own nested in it
-        seen.add(text)
+        first = seen.setdefault(_own_text(node), node)
+        if first is not node and not _styled_hidden(first):
+            found.append(node)
     return found
+
+
+def _own_text(node) -> str:
+    """The block's text outside the blocks nested in it, blanks collapsed: a quote's copy of a
+    post's paragraph, whatever follows the paragraph in the post."""
+    parts = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            parts.append(child.text_content or "")
+        elif child.tag not in BLOCK_TAGS:
+            parts.append(child.text(deep=True))
+    return " ".join("".join(parts).split())
+
+
+def _styled_hidden(node) -> bool:
+    while node is not None:
+        style = (node.attrs.sget("style", "") or "").replace(" ", "").lower() if node.is_element_node else ""
+        if "display:none" in style or "visibility:hidden" in style:
+            return True
+        node = node.parent
+    return False
 
 
 def picture_links(root) -> None:
@@ -473,8 +483,12 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
-            return kind, _cleaned([root], blocks, None, cards, True, True) if kind == "forum" else [root]
-    return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum")
+            if kind == "forum":
+                return kind, _cleaned([root], blocks, None, cards, True, True)
+            if kind != "documentation":  # a reference repeats a parameter's description for each call
+                remove_outermost(repeats(blocks, subtree_text(blocks, [root])))
+            return kind, [root]
+    return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation")
 
 
 _CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
@@ -652,6 +666,7 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False, counts: bool = False) -> list:
-    clean_conditionally(nodes, blocks, keep, cards, thread, counts)
+def _cleaned(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False, counts: bool = False,
+             copies: bool = True) -> list:
+    clean_conditionally(nodes, blocks, keep, cards, thread, counts, copies)
     return nodes
