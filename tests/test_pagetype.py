@@ -259,3 +259,11 @@ def test_cards_whose_shared_chrome_name_marks_most_of_the_page_stay():
     assert "The CDC Has a Leadership Crisis" in page.markdown
     assert "AI Digital Twins Are Helping People Manage Diabetes and Obesity" in page.markdown
     assert "Newsletters" not in page.markdown and "THE BIG STORY" not in page.markdown
+
+
+def test_docs_paragraphs_that_link_much_are_prose():
+    page = page_content(load("wcxb-2873.html.gz"), "https://react.dev/reference/react/useState")
+    assert page.page_type == "documentation"  # a pitfall box and a list whose lines link to API names
+    assert "It only affects what `useState` will return starting from the *next* render." in page.markdown
+    assert "remove that redundant state altogether." in page.markdown
+    assert "useDeferredValue" not in page.markdown and "useDebugValue" not in page.markdown  # the API sidebar

@@ -179,13 +179,14 @@ def subtree_text(blocks: dict, roots: list) -> dict:
 
 
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
-                        counts: bool = False, copies: bool = False) -> None:
+                        counts: bool = False, copies: bool = False, linked_prose: bool = False) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
-    link. On a `thread` a comment-named box is a post, no chrome, and so is a box with a
-    paragraph's worth of text outside its links; `counts`: bare numbers are no content;
-    `copies`: a block repeating an earlier one goes (`repeats`)."""
+    link. On a `thread` a comment-named box is a post, no chrome; `linked_prose` (a thread's,
+    a docs or service page's): a box with a paragraph's worth of text outside its links is
+    prose, whatever its links (an API name's, an author's); `counts`: bare numbers are no
+    content; `copies`: a block repeating an earlier one goes (`repeats`)."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -204,7 +205,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
             elif weight < 0:
                 doomed.append(node)
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
-                    and not (thread and size - links >= POST_TEXT):
+                    and not (linked_prose and size - links >= POST_TEXT):
                 doomed.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
              if node.mem_id in sums and node.mem_id not in root_ids
@@ -484,11 +485,18 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
             if kind == "forum":
-                return kind, _cleaned([root], blocks, None, cards, True, True)
+                return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
+                                      linked_prose=True)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
                 remove_outermost(repeats(blocks, subtree_text(blocks, [root])))
             return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation")
+    return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
+                          linked_prose=kind in _LINKED_PROSE)
+
+
+_LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
+"""Kinds whose prose links much (API names, services, items): readability's link-density bar,
+made for an article's text, would drop its paragraphs."""
 
 
 _CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
@@ -666,7 +674,6 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False, counts: bool = False,
-             copies: bool = True) -> list:
-    clean_conditionally(nodes, blocks, keep, cards, thread, counts, copies)
+def _cleaned(nodes: list, blocks: dict, keep=None, cards=(), **flags) -> list:
+    clean_conditionally(nodes, blocks, keep, cards, **flags)
     return nodes
