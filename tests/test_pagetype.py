@@ -267,3 +267,11 @@ def test_docs_paragraphs_that_link_much_are_prose():
     assert "It only affects what `useState` will return starting from the *next* render." in page.markdown
     assert "remove that redundant state altogether." in page.markdown
     assert "useDeferredValue" not in page.markdown and "useDebugValue" not in page.markdown  # the API sidebar
+
+
+def test_page_swallowed_by_a_self_closed_iframe_is_parsed_again():
+    page = page_content(load("wcxb-2838.html.gz"), "https://render.com/")  # <noscript><iframe ... /></noscript>
+    assert "Intuitive infrastructure to scale any app or agent from your first user to your billionth." \
+        in page.markdown
+    assert "Just connect your repo. Render deploys on the right runtime for your framework." in page.markdown
+    assert "Platform Overview" not in page.markdown and "Sign In" not in page.markdown

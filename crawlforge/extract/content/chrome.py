@@ -107,6 +107,9 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
+    for iframe in body.css("iframe"):
+        if len(iframe.text(deep=True, strip=True)) > total / 2:
+            swallowed(iframe)
     streamed_in(body)
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
         if len(svg.text(deep=True, strip=True)) > total / 2:
@@ -142,6 +145,17 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holding = _holding(body, _PROTECTED) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def swallowed(iframe) -> None:
+    """The page an unclosed `<iframe>` swallowed, parsed again in its place: its content is raw
+    text to the end of the document, and a tag manager's `<noscript><iframe ... /></noscript>`
+    (`/>` closes nothing in HTML) puts the whole page there. Only that rest is parsed again."""
+    rest = LexborHTMLParser(iframe.text(deep=True)).body
+    if rest is not None:
+        for node in rest.iter(include_text=True):
+            iframe.insert_before(node)  # lexbor inserts a copy
+    iframe.decompose()
 
 
 def streamed_in(body) -> None:
