@@ -275,3 +275,11 @@ def test_page_swallowed_by_a_self_closed_iframe_is_parsed_again():
         in page.markdown
     assert "Just connect your repo. Render deploys on the right runtime for your framework." in page.markdown
     assert "Platform Overview" not in page.markdown and "Sign In" not in page.markdown
+
+
+def test_teasers_inside_their_links_stay_on_a_page_of_links():
+    page = page_content(load("wcxb-0259.html.gz"), "https://www.hospitalitynet.org/list/1-10/all-latest-news.html")
+    assert page.page_type == "hub"  # each story's excerpt is a paragraph inside its link
+    assert "The history of all-inclusive travel dates back nearly 100 years" in page.markdown
+    assert "Montage Plans for 62-key Montage Valle De Guadalupe In Baja California" in page.markdown
+    assert "About Hospitality Net" not in page.markdown and "Privacy" not in page.markdown

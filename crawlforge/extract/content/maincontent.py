@@ -185,7 +185,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
     link. On a `thread` a comment-named box is a post, no chrome; `linked_prose` (a thread's,
     a docs or service page's): a box with a paragraph's worth of text outside its links is
-    prose, whatever its links (an API name's, an author's); `counts`: bare numbers are no
+    prose, whatever its links (an API name's, an author's), and so is a paragraph's worth of
+    text inside a link (a listing's excerpt in its story's link); `counts`: bare numbers are no
     content; `copies`: a block repeating an earlier one goes (`repeats`)."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
@@ -212,7 +213,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
              and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True), counts))]
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and links > size * _LINK_LINE and not (thread and node.tag in HEADINGS)]
+               and node.tag in _LINE_TAGS and links > size * _LINK_LINE and not (thread and node.tag in HEADINGS)
+               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
