@@ -330,8 +330,9 @@ def _boilerplate(body, total: int, thread: bool = False) -> list:
 
 def _page_named(sizes: list, total: int) -> set:
     """mem_ids of the chrome-named nodes whose class, shared by several of them, marks half of
-    the page's text: a service page's `promo` cards, a listing's `teaser` items, each small, are
-    together its content. Not comments (a thread's shape decides those), nor a menu's items."""
+    the page's text: a listing's story cards named `...-ad`, a service page's `promo` cards, each
+    small, are together its content. Not comments (a thread's shape decides those), nor weak
+    names (a menu's, a modal's items)."""
     groups = {}
     for node, share, size in sizes:
         groups.setdefault(node.attrs.sget("class", "") or "", []).append((node, size))
@@ -339,38 +340,33 @@ def _page_named(sizes: list, total: int) -> set:
     for name, members in groups.items():
         if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name) or _classify(name)[1]:
             continue  # comments, a menu's or a modal's items hold much of a page and are chrome
-        ids = {node.mem_id for node, _ in members}
-        text = sum(size for node, size in members if not _within(node, ids))
-        if text * 2 >= total:
-            spared |= ids
+        sized = {node.mem_id: size for node, size in members}
+        if sum(sized[node.mem_id] for node in outermost(node for node, _ in members)) * 2 >= total:
+            spared |= sized.keys()
     return spared
 
 
-_THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})", re.IGNORECASE).search
+_THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
+                           re.IGNORECASE).search
 NAMED_CARDS = 3
 """Nodes sharing a class from which their summed text counts, as one node's would."""
 
 
-def _within(node, ids: set) -> bool:
-    """An ancestor of `node` is one of `ids`."""
-    node = node.parent
-    while node is not None:
-        if node.mem_id in ids:
-            return True
-        node = node.parent
-    return False
-
-
 def remove_outermost(nodes) -> None:
     """Decomposes nodes, skipping those inside another doomed node (lexbor frees the subtree)."""
+    for node in outermost(nodes):
+        node.decompose()
+
+
+def outermost(nodes) -> list:
+    """The nodes not inside another of them."""
     nodes = list(nodes)
     ids = {node.mem_id for node in nodes}
-    outermost = []
+    found = []
     for node in nodes:
         parent = node.parent
         while parent is not None and parent.mem_id not in ids:
             parent = parent.parent
         if parent is None:
-            outermost.append(node)
-    for node in outermost:
-        node.decompose()
+            found.append(node)
+    return found
