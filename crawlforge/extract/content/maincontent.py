@@ -416,14 +416,19 @@ _NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
 def repeats(blocks: dict, within) -> list:
     """Blocks of the content (`within`: mem_ids) whose text an earlier block of it had, from
     the blocks of 80 characters of their own; a first copy hidden by its style (which the
-    markdown converter drops) is not the one a reader saw."""
-    seen, found = {}, []
+    markdown converter drops) is not the one a reader saw. Only blocks whose text is as long
+    as another's are read: a copy counts as many characters as its original."""
+    sizes = {}
     for node, size, _, _ in blocks.values():
-        if size < REPEAT_TEXT or node.tag in _NOT_REPEATS or node.mem_id not in within:
-            continue
-        first = seen.setdefault(_own_text(node), node)
-        if first is not node and not _styled_hidden(first):
-            found.append(node)
+        if size >= REPEAT_TEXT and node.tag not in _NOT_REPEATS and node.mem_id in within:
+            sizes.setdefault(size, []).append(node)
+    found = []
+    for nodes in sizes.values():
+        seen = {}
+        for node in nodes if len(nodes) > 1 else ():
+            first = seen.setdefault(_own_text(node), node)
+            if first is not node and not _styled_hidden(first):
+                found.append(node)
     return found
 
 
