@@ -131,14 +131,6 @@ def test_product_page_keeps_the_product_not_its_reviews():
     assert "My sister introduced me to Kallax." not in page.markdown  # a review
 
 
-def test_page_of_no_kind_whose_best_block_is_a_blurb_keeps_the_whole_page():
-    page = page_content(load("wcxb-3068.html.gz"), "https://store.steampowered.com/category/multiplayer_coop/")
-    assert "Apex Legends is the award-winning, free-to-play Hero Shooter from Respawn Entertainment." \
-        in page.markdown  # a tile's text beside the featured game's blurb
-    assert "You are Flameborn, last ember of hope of a dying race." in page.markdown  # the blurb
-    assert "Install Steam" not in page.markdown and "Privacy Policy" not in page.markdown
-
-
 def test_letters_after_a_digit_in_an_obfuscated_class_name_are_no_chrome_word():
     page = page_content(load("wcxb-4246.html.gz"), "https://www.getlocal.agency/")  # `jXK9ad`: no `ad`
     assert "## Our AI-Powered Platform: Empowering Small Businesses to Thrive with AI" in page.markdown
@@ -217,3 +209,77 @@ def test_declared_type_reads_the_pages_own_data(html, expected):
 def test_every_kind_is_documented():
     assert set(PAGE_TYPES) == {"article", "product", "listing", "documentation", "forum", "service", "hub",
                                "other"}
+
+
+def test_streamed_segments_are_put_in_place_of_their_placeholders():
+    page = page_content(load("wcxb-0384.html.gz"), "https://www.lesswrong.com/posts/qkhwh4AdG7kXgELCD/"
+                        "scalable-end-to-end-interpretability")  # the post arrives in `<div hidden id="S:0">`
+    assert "There is currently somewhat of a debate in the interpretability community" in page.markdown
+    assert "let's train specialized, superhuman interpretability assistants!" in page.markdown
+    assert "Login" not in page.markdown
+
+
+def test_streamed_segment_without_boundary_comments_keeps_what_follows_its_placeholder():
+    page = page_content(load("wcxb-4053.html.gz"), "https://recharged.com/articles/full-ev-cars-guide")
+    assert "runs 100% on electricity stored in a battery pack" in page.markdown  # a capture with no comments
+    assert "Understand the original battery warranty" in page.markdown
+    assert "Buy an EV" not in page.markdown and "All Rights Reserved" not in page.markdown
+
+
+def test_a_passage_shown_twice_is_kept_once():
+    page = page_content(load("wcxb-0552.html.gz"), "https://forum.qt.io/topic/156087/which-qt6-version-for-ubuntu-24-04")
+    assert page.page_type == "forum"  # the question twice (teaser and post), then quoted in replies
+    assert page.markdown.count("Has anybody tried perhaps a beta of Ubuntu 24.04?") == 1
+    assert "From this, I assume it's gonna be Qt6.4.2, for now" in page.markdown  # the replies stay
+    assert "Yup, 24.10 h" in page.markdown
+    assert "Log in to reply" not in page.markdown
+
+
+def test_thread_kept_whole_is_cleaned_around_its_posts():
+    page = page_content(load("wcxb-0518.html.gz"), "https://forums.studentdoctor.net/threads/"
+                        "official-2024-2025-infectious-disease-application-thread.1498484/")
+    assert page.page_type == "forum"
+    assert "I heard that Cincinnati has already sent out interview invitations" in page.markdown
+    assert "Thanks man! I was surprised there were in person options." in page.markdown
+    assert "[pnomes](" in page.markdown  # a post's author line stays
+    assert "Reaction score" not in page.markdown and "Joined" not in page.markdown  # the posters' figures go
+
+
+def test_hidden_tab_panels_kept_as_content_are_shown():
+    page = page_content(load("wcxb-0681.html.gz"), "https://www.twilio.com/docs/messaging/quickstart")
+    assert page.page_type == "documentation"  # one tab per language, all but one `hidden` + display:none
+    assert "pip install flask twilio" in page.markdown
+    assert "npm install twilio" in page.markdown and "composer require twilio/sdk" in page.markdown
+    assert "View as Markdown" not in page.markdown and "Looking for more inspiration?" not in page.markdown
+
+
+def test_cards_whose_shared_chrome_name_marks_most_of_the_page_stay():
+    page = page_content(load("wcxb-2971.html.gz"), "https://www.wired.com/category/science/")
+    # each story card's class ends in `hide-read-more-ad`: one card is small, all of them are the page
+    assert "The CDC Has a Leadership Crisis" in page.markdown
+    assert "AI Digital Twins Are Helping People Manage Diabetes and Obesity" in page.markdown
+    assert "Newsletters" not in page.markdown and "THE BIG STORY" not in page.markdown
+
+
+def test_docs_paragraphs_that_link_much_are_prose():
+    page = page_content(load("wcxb-2873.html.gz"), "https://react.dev/reference/react/useState")
+    assert page.page_type == "documentation"  # a pitfall box and a list whose lines link to API names
+    assert "It only affects what `useState` will return starting from the *next* render." in page.markdown
+    assert "remove that redundant state altogether." in page.markdown
+    assert "useDeferredValue" not in page.markdown and "useDebugValue" not in page.markdown  # the API sidebar
+
+
+def test_page_swallowed_by_a_self_closed_iframe_is_parsed_again():
+    page = page_content(load("wcxb-2838.html.gz"), "https://render.com/")  # <noscript><iframe ... /></noscript>
+    assert "Intuitive infrastructure to scale any app or agent from your first user to your billionth." \
+        in page.markdown
+    assert "Just connect your repo. Render deploys on the right runtime for your framework." in page.markdown
+    assert "Platform Overview" not in page.markdown and "Sign In" not in page.markdown
+
+
+def test_teasers_inside_their_links_stay_on_a_page_of_links():
+    page = page_content(load("wcxb-0259.html.gz"), "https://www.hospitalitynet.org/list/1-10/all-latest-news.html")
+    assert page.page_type == "hub"  # each story's excerpt is a paragraph inside its link
+    assert "The history of all-inclusive travel dates back nearly 100 years" in page.markdown
+    assert "Montage Plans for 62-key Montage Valle De Guadalupe In Baja California" in page.markdown
+    assert "About Hospitality Net" not in page.markdown and "Privacy" not in page.markdown

@@ -89,9 +89,9 @@ _NEVER_CHROME = frozenset({"html", "body", "main"})
 """Whatever their class says (`sticky-nav-off`), these hold the content."""
 
 
-def hint_weight(node) -> int:
-    """+25/-25 from class and id words, as readability does."""
-    strong, weak, positive = hint_words(node)
+def hint_weight(node, thread: bool = False) -> int:
+    """+25/-25 from class and id words, as readability does (on a `thread` comments are content)."""
+    strong, weak, positive = hint_words(node, thread)
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 
@@ -107,6 +107,10 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
         if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
             noscript.unwrap()
+    for iframe in body.css("iframe"):
+        if len(iframe.text(deep=True, strip=True)) > total / 2:
+            swallowed(iframe)
+    streamed_in(body)
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
         if len(svg.text(deep=True, strip=True)) > total / 2:
             svg.unwrap()
@@ -119,9 +123,13 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
-    doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
-                                        "[role=complementary], [role=banner], [role=dialog], [role=alert], "
-                                        "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
+    doomed = []
+    for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], "
+                         "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
+        if _holds_page(node) or _folded(node):
+            unhide(node)
+        else:
+            doomed.append(node)
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -137,6 +145,66 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holding = _holding(body, _PROTECTED) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def swallowed(iframe) -> None:
+    """The page an unclosed `<iframe>` swallowed, parsed again in its place: its content is raw
+    text to the end of the document, and a tag manager's `<noscript><iframe ... /></noscript>`
+    (`/>` closes nothing in HTML) puts the whole page there. Only that rest is parsed again."""
+    rest = LexborHTMLParser(iframe.text(deep=True)).body
+    if rest is not None:
+        for node in rest.iter(include_text=True):
+            iframe.insert_before(node)  # lexbor inserts a copy
+    iframe.decompose()
+
+
+def streamed_in(body) -> None:
+    """Puts streamed server-rendered segments where they belong, as the page's script would.
+
+    A streaming renderer (React's) sends a page's slow parts last, each as a hidden
+    `<div id="S:N">` at the end of the body, and a placeholder where it goes: a `<template
+    id="B:N">` opening a boundary whose loading fallback runs to the `<!--/$-->` comment, or a
+    `<template id="P:N">`. Pruned as hidden, such a page would lose most of its content; left
+    in place, the content would sit apart from its headings at the end of the body.
+    """
+    segments = body.css('div[hidden][id^="S:"]')
+    if not segments:
+        return
+    places = {node.id: node for node in body.css('template[id^="B:"], template[id^="P:"]')}
+    for segment in segments:
+        number = segment.id[2:]
+        place = places.get("B:" + number) or places.get("P:" + number)
+        if place is None:
+            continue
+        if place.id.startswith("B:"):
+            _drop_fallback(place)
+        refresh = segment.css_first("template") is not None
+        place.insert_before(segment)  # lexbor inserts a copy
+        copy = place.prev
+        segment.decompose()
+        place.decompose()
+        copy.unwrap()
+        if refresh:  # the copy holds placeholders of later segments
+            places = {node.id: node for node in body.css('template[id^="B:"], template[id^="P:"]')}
+
+
+def _drop_fallback(place) -> None:
+    """The loading fallback after a boundary's template, up to the comment that closes it
+    (boundaries nest: `<!--$-->` ... `<!--/$-->`); nothing when no comment closes it (a capture
+    without comments)."""
+    fallback, node, depth = [], place.next, 0
+    while node is not None:
+        mark = (node.comment_content or "").strip() if node.is_comment_node else ""
+        if mark == "/$":
+            if not depth:
+                for node in fallback:
+                    node.decompose()
+                return
+            depth -= 1
+        elif mark in ("$", "$?", "$!"):
+            depth += 1
+        fallback.append(node)
+        node = node.next
 
 
 def is_thread(body, total: int) -> bool:
@@ -171,6 +239,16 @@ def _named(node, prefixes: tuple) -> bool:
 @lru_cache(maxsize=8192)
 def _starts_a_word(hint: str, prefixes: tuple) -> bool:
     return any(word.startswith(prefixes) for word in _WORD.findall(hint.lower()))
+
+
+def unhide(node) -> None:
+    """Content kept although hidden is shown: the markdown converter drops what is hidden."""
+    attrs = node.attrs
+    if "hidden" in attrs:
+        del attrs["hidden"]
+    style = (attrs.sget("style", "") or "").replace(" ", "").lower()
+    if "display:none" in style or "visibility:hidden" in style:
+        del attrs["style"]
 
 
 def _folded(node) -> bool:
@@ -243,21 +321,52 @@ def _boilerplate(body, total: int, thread: bool = False) -> list:
         elif not positive and node.tag != "p":
             large.append((node, 0.5))
     if large:
-        found += [node for node, share in large if len(node.text(deep=True, strip=True)) < total * share]
+        sizes = [(node, share, len(node.text(deep=True, strip=True))) for node, share in large]
+        spared = _page_named(sizes, total)
+        found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
+def _page_named(sizes: list, total: int) -> set:
+    """mem_ids of the chrome-named nodes whose class, shared by several of them, marks half of
+    the page's text: a listing's story cards named `...-ad`, a service page's `promo` cards, each
+    small, are together its content. Not comments (a thread's shape decides those), nor weak
+    names (a menu's, a modal's items)."""
+    groups = {}
+    for node, share, size in sizes:
+        groups.setdefault(node.attrs.sget("class", "") or "", []).append((node, size))
+    spared = set()
+    for name, members in groups.items():
+        if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name) or _classify(name)[1]:
+            continue  # comments, a menu's or a modal's items hold much of a page and are chrome
+        sized = {node.mem_id: size for node, size in members}
+        if sum(sized[node.mem_id] for node in outermost(node for node, _ in members)) * 2 >= total:
+            spared |= sized.keys()
+    return spared
+
+
+_THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
+                           re.IGNORECASE).search
+NAMED_CARDS = 3
+"""Nodes sharing a class from which their summed text counts, as one node's would."""
+
+
 def remove_outermost(nodes) -> None:
     """Decomposes nodes, skipping those inside another doomed node (lexbor frees the subtree)."""
+    for node in outermost(nodes):
+        node.decompose()
+
+
+def outermost(nodes) -> list:
+    """The nodes not inside another of them."""
     nodes = list(nodes)
     ids = {node.mem_id for node in nodes}
-    outermost = []
+    found = []
     for node in nodes:
         parent = node.parent
         while parent is not None and parent.mem_id not in ids:
             parent = parent.parent
         if parent is None:
-            outermost.append(node)
-    for node in outermost:
-        node.decompose()
+            found.append(node)
+    return found

@@ -178,11 +178,16 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     return sums
 
 
-def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
+def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
+                        counts: bool = False, copies: bool = False, linked_prose: bool = False) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
-    link."""
+    link. On a `thread` a comment-named box is a post, no chrome; `linked_prose` (a thread's,
+    a docs or service page's): a box with a paragraph's worth of text outside its links is
+    prose, whatever its links (an API name's, an author's), and so is a paragraph's worth of
+    text inside a link (a listing's excerpt in its story's link); `counts`: bare numbers are no
+    content; `copies`: a block repeating an earlier one goes (`repeats`)."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     doomed = []
@@ -194,20 +199,22 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
             size, links, commas = sums.get(node.mem_id, (0, 0, 0))
             if size > half:
                 continue
-            weight = hint_weight(node)
+            weight = hint_weight(node, thread)
             if not size:
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
             elif weight < 0:
                 doomed.append(node)
-            elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2):
+            elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
+                    and not (linked_prose and size - links >= POST_TEXT):
                 doomed.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
              if node.mem_id in sums and node.mem_id not in root_ids
-             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True)))]
+             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True), counts))]
     doomed += [node for node, size, links, _ in blocks.values()
                if node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and links > size * _LINK_LINE]
+               and node.tag in _LINE_TAGS and links > size * _LINK_LINE and not (thread and node.tag in HEADINGS)
+               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
@@ -220,10 +227,17 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
         inside = {card.mem_id for card in cards}
         doomed = [node for node in doomed if not _with_ancestors(node.parent) & inside]
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
+    if copies:
+        doomed += repeats(blocks, sums)  # and copies: a post quoting an earlier one
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+POST_TEXT = 100
+"""Text outside links from which a box of a thread is a post, whatever its links (its author,
+permalink, reply and vote links), not a link list."""
 
 
 def _with_ancestors(node) -> set:
@@ -321,14 +335,20 @@ def is_dateline(text: str) -> bool:
     """A line that is only a date or time, with the words that announce one (`Erstellt am
     Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`)."""
     text = text.lower()
-    if not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()-–"):
+    if not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–"):
         return False
     return all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text))
 
 
-def _is_bare_line(text: str) -> bool:
-    """A date line or a line of button words: nothing a reader reads."""
-    return is_dateline(text) or UI_LINE.fullmatch(text) is not None
+def _is_bare_line(text: str, counts: bool = False) -> bool:
+    """A date line or a line of button words: nothing a reader reads; in a thread a bare count
+    too (a post's votes or number: `#12`, `1,024`, `3k`) and a poster's profile figures."""
+    return is_dateline(text) or UI_LINE.fullmatch(text) is not None or counts and (
+        _COUNT.fullmatch(text) is not None or len(text) < 60 and _MEMBER_STAT.match(text) is not None)
+
+
+_COUNT = re.compile(r"[#(]?\s*\d[\d.,]*\s*[kKmM]?\)?")
+_MEMBER_STAT = re.compile(rf"[\W\d.,kK]*(?:{pattern('member_stats').pattern})", re.IGNORECASE)
 
 
 def _is_lead(node) -> bool:
@@ -385,6 +405,54 @@ def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     return kind, nodes
 
 
+REPEAT_TEXT = 80
+"""Length from which a block's text seen a second time in the content is a copy (the post's
+teaser and the post, the mobile and the desktop copy of a section, a reply quoting an earlier
+post), not a second passage."""
+_NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
+"""A listing's headings and items, code and table cells repeat by nature."""
+
+
+def repeats(blocks: dict, within) -> list:
+    """Blocks of the content (`within`: mem_ids) whose text an earlier block of it had, from
+    the blocks of 80 characters of their own; a first copy hidden by its style (which the
+    markdown converter drops) is not the one a reader saw. Only blocks whose text is as long
+    as another's are read: a copy counts as many characters as its original."""
+    sizes = {}
+    for node, size, _, _ in blocks.values():
+        if size >= REPEAT_TEXT and node.tag not in _NOT_REPEATS and node.mem_id in within:
+            sizes.setdefault(size, []).append(node)
+    found = []
+    for nodes in sizes.values():
+        seen = {}
+        for node in nodes if len(nodes) > 1 else ():
+            first = seen.setdefault(_own_text(node), node)
+            if first is not node and not _styled_hidden(first):
+                found.append(node)
+    return found
+
+
+def _own_text(node) -> str:
+    """The block's text outside the blocks nested in it, blanks collapsed: a quote's copy of a
+    post's paragraph, whatever follows the paragraph in the post."""
+    parts = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            parts.append(child.text_content or "")
+        elif child.tag not in BLOCK_TAGS:
+            parts.append(child.text(deep=True))
+    return " ".join("".join(parts).split())
+
+
+def _styled_hidden(node) -> bool:
+    while node is not None:
+        style = (node.attrs.sget("style", "") or "").replace(" ", "").lower() if node.is_element_node else ""
+        if "display:none" in style or "visibility:hidden" in style:
+            return True
+        node = node.parent
+    return False
+
+
 def picture_links(root) -> None:
     """The text-free boxes inside a link go (a card's picture, a gallery in its link), so that
     its pictures stay pictures: markdown has no block inside a link, and the converter writes
@@ -423,12 +491,19 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+            if kind == "forum":
+                return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
+                                      linked_prose=True)
+            if kind != "documentation":  # a reference repeats a parameter's description for each call
+                remove_outermost(repeats(blocks, subtree_text(blocks, [root])))
             return kind, [root]
-    elif kind == "other":
-        root = _page_root(body, [])
-        if not _holds(nodes, root) and _reading_share(blocks, nodes, root) < BLURB_SHARE:
-            return kind, [root]
-    return kind, _cleaned(nodes, blocks, keep, cards or items)
+    return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
+                          linked_prose=kind in _LINKED_PROSE)
+
+
+_LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
+"""Kinds whose prose links much (API names, services, items): readability's link-density bar,
+made for an article's text, would drop its paragraphs."""
 
 
 _CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
@@ -438,9 +513,6 @@ _WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "
 """Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
-BLURB_SHARE = 0.1
-"""A page of no known kind whose best text block holds under this share of its reading text (a
-store's genre page: one game's blurb among the tiles) keeps its whole pruned page."""
 
 
 ARTICLE_PROSE = 1
@@ -609,6 +681,6 @@ def widen(best, blocks: dict):
     return chosen
 
 
-def _cleaned(nodes: list, blocks: dict, keep=None, cards=()) -> list:
-    clean_conditionally(nodes, blocks, keep, cards)
+def _cleaned(nodes: list, blocks: dict, keep=None, cards=(), **flags) -> list:
+    clean_conditionally(nodes, blocks, keep, cards, **flags)
     return nodes
