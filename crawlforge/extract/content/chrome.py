@@ -117,11 +117,13 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
                      if len(form.text(deep=True, strip=True)) < total / 2)
     if thread is None:
         thread = is_thread(body, total)
+    styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
                                         "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
+    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node) and not _folded(node)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -137,6 +139,50 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holding = _holding(body, _PROTECTED) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+_HIDDEN = ('[hidden], [style*="display:none" i], [style*="display: none" i], [style*="visibility:hidden" i], '
+           '[style*="visibility: hidden" i]')
+"""What a browser does not show: the converter drops it, so it takes no part in the scoring either."""
+
+
+def revealed(body, total: int | None) -> list:
+    """Shows hidden nodes that hold the page, and returns the other nodes hidden by their style
+    (``hidden`` ones go with the ARIA roles). A page rendered on the server in streamed chunks
+    holds its content in hidden children of ``<body>`` that a script moves into place (React's
+    ``<div hidden id="S:1">``); a page faded in by script wraps it in a ``display:none`` box:
+    hidden as they are, they hold most of its text. `total` is the readable text's length,
+    None when not measured yet."""
+    hidden = _outermost(body.css(_HIDDEN))
+    if not hidden:
+        return []
+    sizes = [len(node.text(deep=True, strip=True)) for node in hidden]
+    if total is None:
+        total = len(body.text(deep=True, strip=True))
+    chunks = [(node, size) for node, size in zip(hidden, sizes) if size and node.parent.mem_id == body.mem_id]
+    shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total]
+    if sum(size for _, size in chunks) * 2 >= total:
+        shown += [node for node, _ in chunks]
+    for node in shown:
+        for name in ("hidden", "style"):
+            if name in node.attrs:
+                del node.attrs[name]
+    shown_ids = {node.mem_id for node in shown}
+    return [node for node in hidden if node.mem_id not in shown_ids and "hidden" not in node.attrs]
+
+
+def _outermost(nodes) -> list:
+    """The nodes not inside another of them, each once."""
+    ids = {node.mem_id for node in nodes}
+    found, seen = [], set()
+    for node in nodes:
+        parent = node.parent
+        while parent is not None and parent.mem_id not in ids:
+            parent = parent.parent
+        if parent is None and node.mem_id not in seen:
+            seen.add(node.mem_id)
+            found.append(node)
+    return found
 
 
 def is_thread(body, total: int) -> bool:
@@ -250,14 +296,5 @@ def _boilerplate(body, total: int, thread: bool = False) -> list:
 
 def remove_outermost(nodes) -> None:
     """Decomposes nodes, skipping those inside another doomed node (lexbor frees the subtree)."""
-    nodes = list(nodes)
-    ids = {node.mem_id for node in nodes}
-    outermost = []
-    for node in nodes:
-        parent = node.parent
-        while parent is not None and parent.mem_id not in ids:
-            parent = parent.parent
-        if parent is None:
-            outermost.append(node)
-    for node in outermost:
+    for node in _outermost(list(nodes)):
         node.decompose()

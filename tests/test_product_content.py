@@ -1,0 +1,33 @@
+"""Main content of product and collection pages, on real pages (fixtures/pagetypes/PROVENANCE.md)."""
+
+import gzip
+from pathlib import Path
+
+from crawlforge.extract.markdown import page_content
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pagetypes"
+
+
+def load(name: str) -> str:
+    return gzip.decompress((FIXTURES / name).read_bytes()).decode("utf-8")
+
+
+def test_product_streamed_in_hidden_chunks_is_shown():
+    page = page_content(load("wcxb-0589.html.gz"), "https://huel.com/products/huel-black-edition")
+    assert page.page_type == "product"
+    assert "40g of protein, up to 11g of fiber, no artificial sweeteners" in page.markdown
+    assert "Huel is tested by a range of independent ISO 17025-accredited laboratories" in page.markdown
+    assert "Add to cart" not in page.markdown
+
+
+def test_listing_streamed_in_display_none_chunks_is_shown():
+    page = page_content(load("wcxb-0658.html.gz"), "https://ebay.com/b/Collectibles-Art/bn_7000259855")
+    assert "GABBIE CARTER #50 - 8.5x11 Art Print" in page.markdown and "$12.95" in page.markdown
+    assert "Looking Fresh - Set 12" in page.markdown
+
+
+def test_hidden_note_is_not_taken_for_the_content():
+    page = page_content(load("wcxb-4264.html.gz"), "https://www.projectorscreenstore.com/native-4k-projectors")
+    assert "Samsung LSP9T Premiere 4K Ultra Short Throw Laser Projector" in page.markdown
+    assert "Optoma UHZ35ST Compact 4K Short Throw Laser Projector" in page.markdown
+    assert "Manufacturer’s Pricing Policy" not in page.markdown
