@@ -31,3 +31,11 @@ def test_hidden_note_is_not_taken_for_the_content():
     assert "Samsung LSP9T Premiere 4K Ultra Short Throw Laser Projector" in page.markdown
     assert "Optoma UHZ35ST Compact 4K Short Throw Laser Projector" in page.markdown
     assert "Manufacturer’s Pricing Policy" not in page.markdown
+
+
+def test_item_cards_written_as_figures_are_no_captions():
+    page = page_content(load("wcxb-0656.html.gz"), "https://www.nike.com/w/mens-running-shoes-37v7jznik1zy7ok")
+    assert page.page_type == "listing"
+    assert "Nike Vomero Premium" in page.markdown and "Track & Field Sprinting Spikes" in page.markdown
+    assert "$305" in page.markdown
+    assert "Order Cancellation" not in page.markdown  # the footer

@@ -263,14 +263,36 @@ def _holds_prose(node) -> bool:
 
 def captions(body) -> list:
     """Text beside the picture of a `<figure>`: captions and credits (`figcaption` is already
-    gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay."""
+    gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay,
+    and so do a grid's item cards written as figures: picture and title link to the item."""
+    figures = [figure for figure in body.css("figure") if figure.css_first("img, picture, video") is not None
+               and figure.css_first(_FIGURE_CONTENT) is None]
+    cards = {figure.mem_id for figure in figures if _titled_by_link(figure)}
+    if len(cards) < FIGURE_CARDS:
+        cards = set()
     found = []
-    for figure in body.css("figure"):
-        if figure.css_first("img, picture, video") is None or figure.css_first(_FIGURE_CONTENT) is not None:
-            continue
-        found += [node for node in figure.css("*") if node.mem_id != figure.mem_id
-                  and node.tag not in _MEDIA and node.css_first("img, picture, video") is None]
+    for figure in figures:
+        if figure.mem_id not in cards:
+            found += [node for node in figure.css("*") if node.mem_id != figure.mem_id
+                      and node.tag not in _MEDIA and node.css_first("img, picture, video") is None]
     return found
+
+
+FIGURE_CARDS = 3
+"""Figures titled by a link from which they are a grid's cards, not an article's pictures."""
+
+
+def _titled_by_link(figure) -> bool:
+    """The picture and a line of text link to one address, an item's page (a caption's source
+    link goes elsewhere than its picture)."""
+    pictures, titles = set(), set()
+    for link in figure.css("a[href]"):
+        href = link.attributes.get("href")
+        if link.css_first("img, picture") is not None:
+            pictures.add(href)
+        elif link.text(deep=True, strip=True):
+            titles.add(href)
+    return bool(pictures & titles)
 
 
 def _boilerplate(body, total: int, thread: bool = False) -> list:
