@@ -39,3 +39,11 @@ def test_item_cards_written_as_figures_are_no_captions():
     assert "Nike Vomero Premium" in page.markdown and "Track & Field Sprinting Spikes" in page.markdown
     assert "$305" in page.markdown
     assert "Order Cancellation" not in page.markdown  # the footer
+
+
+def test_streamed_chunks_are_read_in_their_placeholders():
+    page = page_content(load("wcxb-2923.html.gz"), "https://www.wayfair.com/furniture/sb0/sofas-c413892.html")
+    assert page.page_type == "listing"
+    assert "Orndorff Sofa" in page.markdown and "Caterina Power Inclining Sofa" in page.markdown
+    assert "Sincere in its styling, this sofa marries classic function with modern design elements" in page.markdown
+    assert "Open Verified Menu Dropdown" not in page.markdown and "New Arrivals" not in page.markdown

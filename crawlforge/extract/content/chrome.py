@@ -7,6 +7,7 @@ class and id attributes; a name alone never removes a node holding much of the p
 """
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
@@ -110,6 +111,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
         if len(svg.text(deep=True, strip=True)) > total / 2:
             svg.unwrap()
+    streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
         total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
@@ -169,6 +171,50 @@ def revealed(body, total: int | None) -> list:
                 del node.attrs[name]
     shown_ids = {node.mem_id for node in shown}
     return [node for node in hidden if node.mem_id not in shown_ids and "hidden" not in node.attrs]
+
+
+_NUMBERED = re.compile(r"(\D*)(\d+)")
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def streamed_into_place(body) -> None:
+    """Moves the chunks of a page streamed from the server into their placeholders, shown. Such a
+    page sends its late parts as hidden children of ``<body>`` that a script swaps for empty
+    placeholders numbered alike (React's ``<div hidden id="S:3">`` for ``<template id="B:3">``):
+    in place, a part of the sidebar is pruned with the sidebar, and the main part is scored in
+    the main column."""
+    chunks = {}
+    node = body.child
+    while node is not None:
+        if node.is_element_node and node.id and ("hidden" in node.attrs or _STYLE_HIDDEN.search(
+                node.attrs.sget("style", "") or "")):
+            numbered = _NUMBERED.fullmatch(node.id)
+            if numbered:
+                chunks[numbered.group(2)] = (numbered.group(1), node)
+        node = node.next
+    if not chunks:
+        return
+    slots, prefixes = [], Counter()
+    for slot in body.css("[id]"):
+        numbered = _NUMBERED.fullmatch(slot.id or "")
+        if numbered and numbered.group(2) in chunks and slot.parent.mem_id != body.mem_id \
+                and not slot.text(deep=True, strip=True):
+            slots.append((numbered.group(1), numbered.group(2), slot))
+            prefixes[numbered.group(1), chunks[numbered.group(2)][0]] += 1
+    if not prefixes:
+        return
+    (slot_prefix, chunk_prefix), _ = prefixes.most_common(1)[0]
+    for prefix, number, slot in reversed(slots):  # a chunk holding a slot is filled before it moves
+        chunk_prefix_here, chunk = chunks[number]
+        if prefix != slot_prefix or chunk_prefix_here != chunk_prefix:
+            continue
+        slot.insert_before(chunk)  # a copy
+        placed = slot.prev
+        for name in ("hidden", "style"):
+            if name in placed.attrs:
+                del placed.attrs[name]
+        slot.decompose()
+        chunk.decompose()
 
 
 def _outermost(nodes) -> list:
