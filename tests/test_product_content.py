@@ -47,3 +47,11 @@ def test_streamed_chunks_are_read_in_their_placeholders():
     assert "Orndorff Sofa" in page.markdown and "Caterina Power Inclining Sofa" in page.markdown
     assert "Sincere in its styling, this sofa marries classic function with modern design elements" in page.markdown
     assert "Open Verified Menu Dropdown" not in page.markdown and "New Arrivals" not in page.markdown
+
+
+def test_product_streamed_with_hex_numbers_keeps_its_folded_specifications():
+    page = page_content(load("wcxb-0620.html.gz"),
+                        "https://www.wayfair.com/lighting/pdp/bread-stone-x-beaded-cut-16-row-woodland-bop1026.html")
+    assert "Hand-applied individual antique brass head nail trim" in page.markdown
+    assert "Overall Product Weight" in page.markdown and "43'' H X 27'' W X 28'' D" in page.markdown
+    assert "Add to Cart" not in page.markdown

@@ -125,7 +125,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
                                         "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
-    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node) and not _folded(node)]
+    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -153,8 +153,8 @@ def revealed(body, total: int | None) -> list:
     (``hidden`` ones go with the ARIA roles). A page rendered on the server in streamed chunks
     holds its content in hidden children of ``<body>`` that a script moves into place (React's
     ``<div hidden id="S:1">``); a page faded in by script wraps it in a ``display:none`` box:
-    hidden as they are, they hold most of its text. `total` is the readable text's length,
-    None when not measured yet."""
+    hidden as they are, they hold most of its text. Folded tab panels and accordion sections are
+    shown too. `total` is the readable text's length, None when not measured yet."""
     hidden = _outermost(body.css(_HIDDEN))
     if not hidden:
         return []
@@ -162,7 +162,7 @@ def revealed(body, total: int | None) -> list:
     if total is None:
         total = len(body.text(deep=True, strip=True))
     chunks = [(node, size) for node, size in zip(hidden, sizes) if size and node.parent.mem_id == body.mem_id]
-    shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total]
+    shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total or size and _folded(node)]
     if sum(size for _, size in chunks) * 2 >= total:
         shown += [node for node, _ in chunks]
     for node in shown:
@@ -173,48 +173,48 @@ def revealed(body, total: int | None) -> list:
     return [node for node in hidden if node.mem_id not in shown_ids and "hidden" not in node.attrs]
 
 
-_NUMBERED = re.compile(r"(\D*)(\d+)")
+_NUMBERED = re.compile(r"(.*[^0-9A-Za-z])([0-9a-f]{1,6})|(\D*)([0-9]+)")
+"""An id's prefix and number: after its last separator (React's hex `S:2e`), else its last digits."""
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
 def streamed_into_place(body) -> None:
     """Moves the chunks of a page streamed from the server into their placeholders, shown. Such a
-    page sends its late parts as hidden children of ``<body>`` that a script swaps for empty
-    placeholders numbered alike (React's ``<div hidden id="S:3">`` for ``<template id="B:3">``):
-    in place, a part of the sidebar is pruned with the sidebar, and the main part is scored in
-    the main column."""
+    page sends its late parts as hidden children of ``<body>`` that a script swaps for the empty
+    placeholder numbered alike (React's ``<div hidden id="S:3">`` for ``<template id="B:3">`` or
+    ``id="P:3"``): in place, a part of the sidebar is pruned with the sidebar, and the main part
+    is scored in the main column. A chunk with no placeholder or several stays where it is."""
     chunks = {}
     node = body.child
     while node is not None:
         if node.is_element_node and node.id and ("hidden" in node.attrs or _STYLE_HIDDEN.search(
                 node.attrs.sget("style", "") or "")):
-            numbered = _NUMBERED.fullmatch(node.id)
+            numbered = _numbered(node.id)
             if numbered:
-                chunks[numbered.group(2)] = (numbered.group(1), node)
+                chunks[numbered[1]] = (numbered[0], node)
         node = node.next
     if not chunks:
         return
-    slots, prefixes = [], Counter()
-    for slot in body.css("[id]"):
-        numbered = _NUMBERED.fullmatch(slot.id or "")
-        if numbered and numbered.group(2) in chunks and slot.parent.mem_id != body.mem_id \
-                and not slot.text(deep=True, strip=True):
-            slots.append((numbered.group(1), numbered.group(2), slot))
-            prefixes[numbered.group(1), chunks[numbered.group(2)][0]] += 1
-    if not prefixes:
-        return
-    (slot_prefix, chunk_prefix), _ = prefixes.most_common(1)[0]
-    for prefix, number, slot in reversed(slots):  # a chunk holding a slot is filled before it moves
-        chunk_prefix_here, chunk = chunks[number]
-        if prefix != slot_prefix or chunk_prefix_here != chunk_prefix:
-            continue
+    slots = {}
+    for order, slot in enumerate(body.css("[id]")):
+        numbered = _numbered(slot.id or "")
+        if numbered and numbered[1] in chunks and numbered[0] != chunks[numbered[1]][0] \
+                and slot.parent.mem_id != body.mem_id and not slot.text(deep=True, strip=True):
+            slots.setdefault(numbered[1], []).append((order, slot))
+    placed = sorted((found[0][0], found[0][1], chunks[number][1]) for number, found in slots.items() if len(found) == 1)
+    for _, slot, chunk in reversed(placed):  # last first: a chunk holding a slot is filled before it moves
         slot.insert_before(chunk)  # a copy
-        placed = slot.prev
+        copy = slot.prev
         for name in ("hidden", "style"):
-            if name in placed.attrs:
-                del placed.attrs[name]
+            if name in copy.attrs:
+                del copy.attrs[name]
         slot.decompose()
         chunk.decompose()
+
+
+def _numbered(name: str) -> tuple | None:
+    found = _NUMBERED.fullmatch(name)
+    return None if found is None else (found.group(1), found.group(2)) if found.group(2) else (found.group(3), found.group(4))
 
 
 def _outermost(nodes) -> list:
