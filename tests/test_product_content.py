@@ -55,3 +55,12 @@ def test_product_streamed_with_hex_numbers_keeps_its_folded_specifications():
     assert "Hand-applied individual antique brass head nail trim" in page.markdown
     assert "Overall Product Weight" in page.markdown and "43'' H X 27'' W X 28'' D" in page.markdown
     assert "Add to Cart" not in page.markdown
+
+
+def test_product_description_its_data_states_is_kept_from_a_sheet():
+    page = page_content(load("wcxb-0581.html.gz"), "https://www.gymshark.com")
+    assert page.page_type == "product"
+    assert "REDEFINING YOUR POTENTIAL" in page.markdown
+    assert "sweat-wicking technology and a lightweight material" in page.markdown
+    assert "Physique-accentuating flatlock seam lines" in page.markdown and "100% Polyester" in page.markdown
+    assert "Add to bag" not in page.markdown and "Unlock Access to Exclusive Rewards" not in page.markdown

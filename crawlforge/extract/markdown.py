@@ -94,7 +94,7 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         return PageContent("", "other")
     base = document_base(tree, url)
     if main_content and not over_bytes(html, max_bytes):
-        kind, nodes = find_main_content(tree, url)
+        kind, nodes = find_main_content(tree, url, _description(html, url))
     else:
         kind = declared_type(tree) or "other"
         tree.strip_tags(NON_CONTENT_TAGS)
@@ -148,6 +148,14 @@ def with_product_header(markdown: str, html: str, url: str) -> str:
     if not record["is_product"]:
         return markdown
     return product_header(record) + "\n\n" + without_name_heading(markdown, record["name"])
+
+
+def _description(html: str, url: str) -> str | None:
+    """A single product's description from its data (the record the header reads next)."""
+    if not isinstance(html, str) or not may_sell(html):
+        return None
+    record = extract_product(html, url)
+    return record["description"] if record["is_product"] and isinstance(record["description"], str) else None
 
 
 def over_bytes(html: str, max_bytes: int | None) -> bool:

@@ -10,13 +10,14 @@
 4. Clean inside: link lists, link-only lines, credits, bylines and dangling headings.
 """
 
+import html
 import re
 
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.pagetype import declared_type, page_type
-from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
-                                       remove_outermost)
+from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
+                                               hint_weight, prune, remove_outermost)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -377,12 +378,64 @@ def _nothing_after(node) -> bool:
     return True
 
 
-def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
-    """The page's kind and the nodes holding its main content, in document order."""
+def main_content(tree: LexborHTMLParser, url: str = "", description: str | None = None) -> tuple[str, list]:
+    """The page's kind and the nodes holding its main content, in document order; a product's
+    `description`, as its data states it, is kept as the page shows it (`description_box`)."""
+    shown = description_box(tree.body, description) if description and tree.body is not None else None
     kind, nodes = _main_content(tree, url)
+    if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
+        nodes = [_fragment(shown[0])] + nodes
     for node in nodes:
         picture_links(node)
     return kind, nodes
+
+
+_NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
+DESCRIPTION_PROBE = 40
+"""Characters of a description's first and last lines looked for on the page."""
+
+
+def description_box(body, description: str) -> tuple[str, str] | None:
+    """(HTML, first line) of the smallest box that shows the product's description, its first
+    and last lines, before pruning: a description in a drawer, a sheet or a tab the shopper
+    opens is pruned with it, or left out of the box around the product's name."""
+    lines = [line for line in (_squashed(line) for line in _TAGS.sub("\n", html.unescape(description)).splitlines())
+             if line]
+    if not lines or len(lines[0]) < DESCRIPTION_PROBE / 2:
+        return None
+    first, last = lines[0][:DESCRIPTION_PROBE], lines[-1][-DESCRIPTION_PROBE:]
+    limit = 2 * sum(len(line) for line in lines) + 200
+    for node in body.traverse(include_text=True):
+        if node.tag != "-text" or node.parent is None or node.parent.tag in _NO_TEXT \
+                or first not in _squashed(node.text_content or ""):
+            continue
+        box = node.parent
+        for _ in range(8):
+            if box is None or box.tag in ("body", "html"):
+                break
+            text = _squashed(box.text(deep=True))
+            if len(text) > limit:
+                break
+            if last in text:
+                return box.html, first
+            box = box.parent
+        return None
+    return None
+
+
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def _squashed(text: str) -> str:
+    """Lower-case words, one blank between: markup and spacing aside."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _fragment(markup: str):
+    """The box's own tree, its controls and scripts stripped as pruning strips the page's."""
+    tree = LexborHTMLParser(markup)
+    tree.strip_tags(NON_CONTENT_TAGS)
+    return tree.body
 
 
 def picture_links(root) -> None:
