@@ -64,3 +64,25 @@ def test_product_description_its_data_states_is_kept_from_a_sheet():
     assert "sweat-wicking technology and a lightweight material" in page.markdown
     assert "Physique-accentuating flatlock seam lines" in page.markdown and "100% Polyester" in page.markdown
     assert "Add to bag" not in page.markdown and "Unlock Access to Exclusive Rewards" not in page.markdown
+
+
+def test_card_text_box_named_a_caption_is_no_caption():
+    page = page_content(load("wcxb-4544.html.gz"), "https://thebushcompanyusa.com/product-category/outdoor-gear/")
+    assert page.page_type == "listing"
+    assert "4WD Gear Bag-Large" in page.markdown and "$21.00" in page.markdown
+    assert "The MSA 4X4 Dash Organiser is another innovative MSA 4X4…" in page.markdown
+    assert "Shop By Category" not in page.markdown and "Quick view" not in page.markdown
+
+
+def test_one_product_shown_beside_other_items_is_a_product_page_without_its_reviews():
+    page = page_content(load("wcxb-0628.html.gz"), "https://www.rei.com/product/227955/rei-co-op-trail-25-pack")
+    assert page.page_type == "product"
+    assert "Keep your day's gear within easy reach in the REI Co-op Trail 25 pack." in page.markdown
+    assert "Recycled oxford nylon bottom is highly abrasion resistant" in page.markdown
+    assert "Write a Review" not in page.markdown and "Most Helpful Favorable Review" not in page.markdown
+
+
+def test_article_whose_data_reads_as_one_product_stays_an_article():
+    page = page_content(load("wcxb-0010.html.gz"), "https://www.reviewed.com/dishwashers/features/best-year-2025-appliances")
+    assert "This year, we’re pleased to award LG as the overall most reliable appliance brand." in page.markdown
+    assert "The Bosch 800 Series dishwasher delivers high-tech cleaning performance" in page.markdown

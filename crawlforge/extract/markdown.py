@@ -94,7 +94,7 @@ def _markdown(tree, html: str, url: str, main_content: bool, include_images: boo
         return PageContent("", "other")
     base = document_base(tree, url)
     if main_content and not over_bytes(html, max_bytes):
-        kind, nodes = find_main_content(tree, url, _description(html, url))
+        kind, nodes = find_main_content(tree, url, _single_product(html, url))
     else:
         kind = declared_type(tree) or "other"
         tree.strip_tags(NON_CONTENT_TAGS)
@@ -150,12 +150,12 @@ def with_product_header(markdown: str, html: str, url: str) -> str:
     return product_header(record) + "\n\n" + without_name_heading(markdown, record["name"])
 
 
-def _description(html: str, url: str) -> str | None:
-    """A single product's description from its data (the record the header reads next)."""
+def _single_product(html: str, url: str) -> dict | None:
+    """The record of the page's one product, or None (the record the header reads next)."""
     if not isinstance(html, str) or not may_sell(html):
         return None
     record = extract_product(html, url)
-    return record["description"] if record["is_product"] and isinstance(record["description"], str) else None
+    return record if record["is_product"] else None
 
 
 def over_bytes(html: str, max_bytes: int | None) -> bool:

@@ -23,7 +23,8 @@ CHROME_TAGS = ["nav", "aside", "footer", "menu", "dialog", "figcaption", "addres
 
 _AD_PREFIXES = phrases("ad_class_prefixes")
 """Strong words that may name a state of the content (`has-paywall`, `section--ads`) not a box."""
-_STRONG_PREFIXES = phrases("chrome_class_prefixes") + _AD_PREFIXES
+_CAPTION_PREFIXES = phrases("caption_class_prefixes")
+_STRONG_PREFIXES = phrases("chrome_class_prefixes") + _AD_PREFIXES + _CAPTION_PREFIXES
 """Class/id word beginnings that mark chrome even next to a content word."""
 _STRONG_WORDS = frozenset(phrases("ad_class_words"))
 _WEAK_WORDS = frozenset(phrases("weak_class_words"))
@@ -84,6 +85,7 @@ _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HEADING_TAGS = ", ".join(sorted(HEADINGS))
 _THREAD_TAGS = frozenset({"address", "time"})
 """Chrome tags that hold a post's author line."""
 _NEVER_CHROME = frozenset({"html", "body", "main"})
@@ -134,7 +136,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
     total = len(body.text(deep=True, strip=True))  # text left after the strip
-    doomed += _boilerplate(body, total, thread)
+    doomed += _boilerplate(body, total, thread, cards=not product)  # a product page's cards are other items
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
@@ -302,6 +304,14 @@ def _ads_only_words(hint: str) -> bool:
                    and not word.startswith(_AD_PREFIXES) for word in words)
 
 
+@lru_cache(maxsize=8192)
+def _captions_only(hint: str) -> bool:
+    """The node's only chrome words name a caption."""
+    words = _WORD.findall(hint.lower())
+    return not any(word in _WEAK_WORDS or word in _STRONG_WORDS or word.startswith(_STRONG_PREFIXES)
+                   and not word.startswith(_CAPTION_PREFIXES) for word in words)
+
+
 def _holds_prose(node) -> bool:
     """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
     return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
@@ -341,16 +351,19 @@ def _titled_by_link(figure) -> bool:
     return bool(pictures & titles)
 
 
-def _boilerplate(body, total: int, thread: bool = False) -> list:
+def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
-    does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside)."""
+    does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
+    With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
     found, large = [], []
     for node in body.css("[class], [id]"):
         strong, weak, positive = hint_words(node, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and _ads_only(node) and _holds_prose(node):
+            continue
+        if cards and strong and _captions_only(class_and_id(node)) and node.css_first(_HEADING_TAGS) is not None:
             continue
         if strong:
             large.append((node, 0.3 if positive else 0.5))

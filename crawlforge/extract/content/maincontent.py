@@ -16,6 +16,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.pagetype import declared_type, page_type
+from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
                                                hint_weight, prune, remove_outermost)
 from crawlforge.extract.words import pattern, phrases
@@ -378,16 +379,25 @@ def _nothing_after(node) -> bool:
     return True
 
 
-def main_content(tree: LexborHTMLParser, url: str = "", description: str | None = None) -> tuple[str, list]:
-    """The page's kind and the nodes holding its main content, in document order; a product's
-    `description`, as its data states it, is kept as the page shows it (`description_box`)."""
-    shown = description_box(tree.body, description) if description and tree.body is not None else None
-    kind, nodes = _main_content(tree, url)
+def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = None) -> tuple[str, list]:
+    """The page's kind and the nodes holding its main content, in document order. `product` is
+    the record of the page's one product (``extract_product``): its description, as its data
+    states it, is kept as the page shows it (`description_box`)."""
+    description = (product or {}).get("description")
+    shown = description_box(tree.body, description) if isinstance(description, str) and description \
+        and tree.body is not None else None
+    kind, nodes = _main_content(tree, url, product is not None and _titled(tree, product.get("name")))
     if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
         nodes = [_fragment(shown[0])] + nodes
     for node in nodes:
         picture_links(node)
     return kind, nodes
+
+
+def _titled(tree: LexborHTMLParser, name) -> bool:
+    """A top heading of the page names the product: its page, not an article or a listing
+    whose data also reads as one product (`the best refrigerators`, a home for sale)."""
+    return isinstance(name, str) and any(same_name(h1.text(deep=True, strip=True), name) for h1 in tree.css("h1")[:3])
 
 
 _NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
@@ -459,8 +469,10 @@ def picture_links(root) -> None:
 _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
 
 
-def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
+def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -> tuple[str, list]:
     declared = declared_type(tree)
+    if single and declared == "listing":
+        declared = "product"  # one product, shown with other items' cards (`You may also like`)
     if prune(tree, thread=None if declared is None else declared == "forum", product=declared == "product"):
         declared = "forum"  # a discussion by its shape
     body = tree.body
