@@ -86,3 +86,12 @@ def test_article_whose_data_reads_as_one_product_stays_an_article():
     page = page_content(load("wcxb-0010.html.gz"), "https://www.reviewed.com/dishwashers/features/best-year-2025-appliances")
     assert "This year, we’re pleased to award LG as the overall most reliable appliance brand." in page.markdown
     assert "The Bosch 800 Series dishwasher delivers high-tech cleaning performance" in page.markdown
+
+
+def test_product_page_drops_the_cards_of_other_items_inside_its_content():
+    page = page_content(load("wcxb-0601.html.gz"), "https://mybirdbuddy.eu/product/smart-bird-feeder-pro/")
+    assert page.page_type == "product"
+    assert "Our award-winning Smart Bird Feeder, reimagined." in page.markdown
+    assert "The larger camera sensor balances bright and shadowy areas in high-contrast scenes" in page.markdown
+    assert "Upgrade and add a detachable solar panel!" not in page.markdown  # an add-on's card
+    assert "Perch Extender" not in page.markdown

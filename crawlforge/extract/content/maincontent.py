@@ -15,7 +15,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.pagetype import declared_type, page_type
+from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
                                                hint_weight, prune, remove_outermost)
@@ -493,7 +493,32 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         root = _page_root(body, [])
         if not _holds(nodes, root) and _reading_share(blocks, nodes, root) < BLURB_SHARE:
             return kind, [root]
+    if kind == "product":
+        remove_outermost(other_items(nodes, keep))
     return kind, _cleaned(nodes, blocks, keep, cards or items)
+
+
+OTHER_ITEMS = 4
+"""Sibling cards from which a run inside a product's content shows other products."""
+
+
+def other_items(nodes: list, keep=None) -> list:
+    """Runs of item cards inside a product page's content, each a picture and a line linking to
+    another page: recommendations, "also viewed", recently viewed. The product's own pictures
+    carry no text, its variant swatches a word each, its specifications no pictures."""
+    kept = _with_ancestors(keep)
+    found = []
+    for root in nodes:
+        for _, members in sibling_groups(root):
+            if len(members) >= OTHER_ITEMS and not any(member.mem_id in kept for member in members) \
+                    and all(_item_card(member) for member in members):
+                found += members
+    return found
+
+
+def _item_card(node) -> bool:
+    return node.css_first("img") is not None and node.css_first("a[href]") is not None \
+        and CARD_TEXT[0] <= len(node.text(deep=True, strip=True)) <= CARD_TEXT[1]
 
 
 _CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
