@@ -203,8 +203,17 @@ def streamed_into_place(body) -> None:
         if numbered and numbered[1] in chunks and numbered[0] != chunks[numbered[1]][0] \
                 and slot.parent.mem_id != body.mem_id and not slot.text(deep=True, strip=True):
             slots.setdefault(numbered[1], []).append((order, slot))
-    placed = sorted((found[0][0], found[0][1], chunks[number][1]) for number, found in slots.items() if len(found) == 1)
-    for _, slot, chunk in reversed(placed):  # last first: a chunk holding a slot is filled before it moves
+    placed = {number: found[0][1] for number, found in slots.items() if len(found) == 1}
+    owners = {chunk.mem_id: number for number, (_, chunk) in chunks.items() if number in placed}
+    inside: dict = {}  # chunk number -> numbers of the slots it holds: filled before it moves
+    for number, slot in placed.items():
+        node = slot
+        while node.parent is not None and node.parent.mem_id != body.mem_id:
+            node = node.parent
+        if owners.get(node.mem_id) != number:  # a slot inside its own chunk stays empty
+            inside.setdefault(owners.get(node.mem_id), []).append(number)
+    for number in _filled_first(inside, None):
+        slot, chunk = placed[number], chunks[number][1]
         slot.insert_before(chunk)  # a copy
         copy = slot.prev
         for name in ("hidden", "style"):
@@ -212,6 +221,14 @@ def streamed_into_place(body) -> None:
                 del copy.attrs[name]
         slot.decompose()
         chunk.decompose()
+
+
+def _filled_first(inside: dict, owner) -> list:
+    """The chunk numbers held by `owner` (None: the page), each after those it holds."""
+    order = []
+    for number in inside.get(owner, ()):
+        order += _filled_first(inside, number) + [number]
+    return order
 
 
 def _numbered(name: str) -> tuple | None:
