@@ -64,6 +64,11 @@ PAGES = {
         ["Our award-winning Smart Bird Feeder, reimagined.",
          "The larger camera sensor balances bright and shadowy areas in high-contrast scenes"],
         ["Upgrade and add a detachable solar panel!", "Perch Extender"]),  # an add-on's card
+    "a card's teaser linked again, kept from screen readers, is on screen": (
+        "wcxb-1310.html.gz", "https://appleinsider.com/topic/headphones", "listing",
+        ["Walmart now has the Beats Solo 4 and Beats Solo Buds available in new retailer-exclusive colorways",
+         "as the iPhone 7 accessory appears to be discontinued."],
+        ["Follow us on Social Media", "Get our Mobile App"]),
 }
 
 

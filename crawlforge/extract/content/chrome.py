@@ -126,7 +126,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = [node for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], "
                                         "[role=complementary], [role=banner], [role=dialog], [role=alert], "
-                                        "[aria-modal=true]") if not _holds_page(node) and not _folded(node)]
+                                        "[aria-modal=true]") if not _holds_page(node) and not _folded(node)
+              and not _repeated_link(node)]
     doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
@@ -282,6 +283,12 @@ def _named(node, prefixes: tuple) -> bool:
 @lru_cache(maxsize=8192)
 def _starts_a_word(hint: str, prefixes: tuple) -> bool:
     return any(word.startswith(prefixes) for word in _WORD.findall(hint.lower()))
+
+
+def _repeated_link(node) -> bool:
+    """A link kept from screen readers and the tab order (``aria-hidden`` and ``tabindex=-1``)
+    because another link of its card goes to the same page: its text, a teaser, is on screen."""
+    return node.tag == "a" and node.attributes.get("tabindex") == "-1" and node.attributes.get("aria-hidden") == "true"
 
 
 def _folded(node) -> bool:
