@@ -182,7 +182,7 @@ def subtree_text(blocks: dict, roots: list) -> dict:
 
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
-    never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
+    never `keep` (a product's name heading and price, a list) or a box holding them, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
     link."""
     sums = subtree_text(blocks, nodes)
@@ -215,7 +215,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
     doomed += excerpt_lists(nodes, blocks, sums)
-    kept = _with_ancestors(keep)
+    kept = _holding_any(keep)
     for card in cards:
         kept |= _with_ancestors(card)
     if cards:
@@ -226,6 +226,11 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=()) -> None:
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+def _holding_any(nodes) -> set:
+    """mem_ids of `nodes` (a list, or None) and of their ancestors."""
+    return set().union(*(_with_ancestors(node) for node in nodes or ()))
 
 
 def _with_ancestors(node) -> set:
@@ -506,7 +511,7 @@ def other_items(nodes: list, keep=None) -> list:
     """Runs of item cards inside a product page's content, each a picture and a line linking to
     another page: recommendations, "also viewed", recently viewed. The product's own pictures
     carry no text, its variant swatches a word each, its specifications no pictures."""
-    kept = _with_ancestors(keep)
+    kept = _holding_any(keep)
     found = []
     for root in nodes:
         for _, members in sibling_groups(root):
@@ -598,14 +603,16 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
 def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
     """The article-shaped content: the best-scored container, widened, with its related
     siblings and lead; for a product page the box from its name to its description (and the
-    name heading to keep)."""
+    name heading and the price to keep)."""
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
         return [body], None
     best = _capped(best, widen(best, blocks))
     if product:
-        return [product_container(body, best)], body.css_first("h1")
+        container = product_container(body, best)
+        return [container], [node for node in (body.css_first("h1"), container.css_first("[itemprop=price]"))
+                             if node is not None]
     nodes = with_siblings(best, best_score, scores)
     if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
         return [body], None  # no block stands out: keep the pruned page, not a scrap
