@@ -59,8 +59,8 @@ def test_page_over_the_token_budget_is_split_and_the_answers_merged(local_model)
     pieces = split_markdown(text, 120)
     client = Client(local_model, "local", max_tokens=64)
     result = extract(text, PageProduct, client=client, token_budget=120)
-    assert len(pieces) == 2
-    assert result.usage["calls"] == 2 and result.errors == []
+    assert len(pieces) >= 2  # the markdown's length decides how many (the description is on the page too)
+    assert result.usage["calls"] == len(pieces) and result.errors == []
     assert result.raw.count("INFINIX HOT 10") >= 1  # the pieces' answers, joined
     merged = PageProduct.model_validate(result.data)
     assert merged.name == "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA"

@@ -96,7 +96,7 @@ def _markdown(tree, html: str, url: str, include_images: bool, include_links: bo
               tracking_params: tuple) -> PageContent:
     if tree is None or tree.body is None:
         return PageContent("", "other")
-    kind, nodes = find_main_content(tree, url)
+    kind, nodes = find_main_content(tree, url, _single_product(html, url))
     markdown = _convert(nodes, document_base(tree, url), include_images, include_links, tracking_params)
     with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
     return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
@@ -187,6 +187,14 @@ def with_product_header(markdown: str, html: str, url: str) -> str:
     if not record["is_product"]:
         return markdown
     return product_header(record) + "\n\n" + without_name_heading(markdown, record["name"])
+
+
+def _single_product(html: str, url: str) -> dict | None:
+    """The record of the page's one product, or None (the record the header reads next)."""
+    if not isinstance(html, str) or not may_sell(html):
+        return None
+    record = extract_product(html, url)
+    return record if record["is_product"] else None
 
 
 def over_bytes(html: str, max_bytes: int | None) -> bool:

@@ -7,6 +7,7 @@ class and id attributes; a name alone never removes a node holding much of the p
 """
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
@@ -22,7 +23,8 @@ CHROME_TAGS = ["nav", "aside", "footer", "menu", "dialog", "figcaption", "addres
 
 _AD_PREFIXES = phrases("ad_class_prefixes")
 """Strong words that may name a state of the content (`has-paywall`, `section--ads`) not a box."""
-_STRONG_PREFIXES = phrases("chrome_class_prefixes") + _AD_PREFIXES
+_CAPTION_PREFIXES = phrases("caption_class_prefixes")
+_STRONG_PREFIXES = phrases("chrome_class_prefixes") + _AD_PREFIXES + _CAPTION_PREFIXES
 """Class/id word beginnings that mark chrome even next to a content word."""
 _STRONG_WORDS = frozenset(phrases("ad_class_words"))
 _WEAK_WORDS = frozenset(phrases("weak_class_words"))
@@ -83,6 +85,7 @@ _PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HEADING_TAGS = ", ".join(sorted(HEADINGS))
 _THREAD_TAGS = frozenset({"address", "time"})
 """Chrome tags that hold a post's author line."""
 _NEVER_CHROME = frozenset({"html", "body", "main"})
@@ -110,10 +113,10 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for iframe in body.css("iframe"):
         if len(iframe.text(deep=True, strip=True)) > total / 2:
             swallowed(iframe)
-    streamed_in(body)
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
         if len(svg.text(deep=True, strip=True)) > total / 2:
             svg.unwrap()
+    streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
         total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
@@ -121,6 +124,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
                      if len(form.text(deep=True, strip=True)) < total / 2)
     if thread is None:
         thread = is_thread(body, total)
+    styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
     doomed = []
@@ -128,8 +132,9 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
                          "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
         if _holds_page(node) or _folded(node):
             unhide(node)
-        else:
+        elif not _repeated_link(node):
             doomed.append(node)
+    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -138,7 +143,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
     total = len(body.text(deep=True, strip=True))  # text left after the strip
-    doomed += _boilerplate(body, total, thread)
+    doomed += _boilerplate(body, total, thread, cards=not product)  # a product page's cards are other items
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
@@ -158,53 +163,96 @@ def swallowed(iframe) -> None:
     iframe.decompose()
 
 
-def streamed_in(body) -> None:
-    """Puts streamed server-rendered segments where they belong, as the page's script would.
-
-    A streaming renderer (React's) sends a page's slow parts last, each as a hidden
-    `<div id="S:N">` at the end of the body, and a placeholder where it goes: a `<template
-    id="B:N">` opening a boundary whose loading fallback runs to the `<!--/$-->` comment, or a
-    `<template id="P:N">`. Pruned as hidden, such a page would lose most of its content; left
-    in place, the content would sit apart from its headings at the end of the body.
-    """
-    segments = body.css('div[hidden][id^="S:"]')
-    if not segments:
-        return
-    places = {node.id: node for node in body.css('template[id^="B:"], template[id^="P:"]')}
-    for segment in segments:
-        number = segment.id[2:]
-        place = places.get("B:" + number) or places.get("P:" + number)
-        if place is None:
-            continue
-        if place.id.startswith("B:"):
-            _drop_fallback(place)
-        refresh = segment.css_first("template") is not None
-        place.insert_before(segment)  # lexbor inserts a copy
-        copy = place.prev
-        segment.decompose()
-        place.decompose()
-        copy.unwrap()
-        if refresh:  # the copy holds placeholders of later segments
-            places = {node.id: node for node in body.css('template[id^="B:"], template[id^="P:"]')}
+_HIDDEN = ('[hidden], [style*="display:none" i], [style*="display: none" i], [style*="visibility:hidden" i], '
+           '[style*="visibility: hidden" i]')
+"""What a browser does not show: the converter drops it, so it takes no part in the scoring either."""
 
 
-def _drop_fallback(place) -> None:
-    """The loading fallback after a boundary's template, up to the comment that closes it
-    (boundaries nest: `<!--$-->` ... `<!--/$-->`); nothing when no comment closes it (a capture
-    without comments)."""
-    fallback, node, depth = [], place.next, 0
+def revealed(body, total: int | None) -> list:
+    """Shows hidden nodes that hold the page, and returns the other nodes hidden by their style
+    (``hidden`` ones go with the ARIA roles). A page rendered on the server in streamed chunks
+    holds its content in hidden children of ``<body>`` that a script moves into place (React's
+    ``<div hidden id="S:1">``); a page faded in by script wraps it in a ``display:none`` box:
+    hidden as they are, they hold most of its text. Folded tab panels and accordion sections are
+    shown too. `total` is the readable text's length, None when not measured yet."""
+    hidden = outermost(body.css(_HIDDEN))
+    if not hidden:
+        return []
+    sizes = [len(node.text(deep=True, strip=True)) for node in hidden]
+    if total is None:
+        total = len(body.text(deep=True, strip=True))
+    chunks = [(node, size) for node, size in zip(hidden, sizes) if size and node.parent.mem_id == body.mem_id]
+    shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total or size and _folded(node)]
+    if sum(size for _, size in chunks) * 2 >= total:
+        shown += [node for node, _ in chunks]
+    for node in shown:
+        for name in ("hidden", "style"):
+            if name in node.attrs:
+                del node.attrs[name]
+    shown_ids = {node.mem_id for node in shown}
+    return [node for node in hidden if node.mem_id not in shown_ids and "hidden" not in node.attrs]
+
+
+_NUMBERED = re.compile(r"(.*[^0-9A-Za-z])([0-9a-f]{1,6})|(\D*)([0-9]+)")
+"""An id's prefix and number: after its last separator (React's hex `S:2e`), else its last digits."""
+_STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def streamed_into_place(body) -> None:
+    """Moves the chunks of a page streamed from the server into their placeholders, shown. Such a
+    page sends its late parts as hidden children of ``<body>`` that a script swaps for the empty
+    placeholder numbered alike (React's ``<div hidden id="S:3">`` for ``<template id="B:3">`` or
+    ``id="P:3"``): in place, a part of the sidebar is pruned with the sidebar, and the main part
+    is scored in the main column. A chunk with no placeholder or several stays where it is."""
+    chunks = {}
+    node = body.child
     while node is not None:
-        mark = (node.comment_content or "").strip() if node.is_comment_node else ""
-        if mark == "/$":
-            if not depth:
-                for node in fallback:
-                    node.decompose()
-                return
-            depth -= 1
-        elif mark in ("$", "$?", "$!"):
-            depth += 1
-        fallback.append(node)
+        if node.is_element_node and node.id and ("hidden" in node.attrs or _STYLE_HIDDEN.search(
+                node.attrs.sget("style", "") or "")):
+            numbered = _numbered(node.id)
+            if numbered:
+                chunks[numbered[1]] = (numbered[0], node)
         node = node.next
+    if not chunks:
+        return
+    slots = {}
+    for order, slot in enumerate(body.css("[id]")):
+        numbered = _numbered(slot.id or "")
+        if numbered and numbered[1] in chunks and numbered[0] != chunks[numbered[1]][0] \
+                and slot.parent.mem_id != body.mem_id and not slot.text(deep=True, strip=True):
+            slots.setdefault(numbered[1], []).append((order, slot))
+    placed = {number: found[0][1] for number, found in slots.items() if len(found) == 1}
+    owners = {chunk.mem_id: number for number, (_, chunk) in chunks.items() if number in placed}
+    inside: dict = {}  # chunk number -> numbers of the slots it holds: filled before it moves
+    for number, slot in placed.items():
+        node = slot
+        while node.parent is not None and node.parent.mem_id != body.mem_id:
+            node = node.parent
+        if owners.get(node.mem_id) != number:  # a slot inside its own chunk stays empty
+            inside.setdefault(owners.get(node.mem_id), []).append(number)
+    for number in _filled_first(inside, None):
+        slot, chunk = placed[number], chunks[number][1]
+        slot.insert_before(chunk)  # a copy
+        copy = slot.prev
+        for name in ("hidden", "style"):
+            if name in copy.attrs:
+                del copy.attrs[name]
+        slot.decompose()
+        chunk.decompose()
+
+
+def _filled_first(inside: dict, owner) -> list:
+    """The chunk numbers held by `owner` (None: the page), each after those it holds."""
+    order = []
+    for number in inside.get(owner, ()):
+        order += _filled_first(inside, number) + [number]
+    return order
+
+
+def _numbered(name: str) -> tuple | None:
+    found = _NUMBERED.fullmatch(name)
+    return None if found is None else (found.group(1), found.group(2)) if found.group(2) else (found.group(3), found.group(4))
+
 
 
 def is_thread(body, total: int) -> bool:
@@ -251,6 +299,12 @@ def unhide(node) -> None:
         del attrs["style"]
 
 
+def _repeated_link(node) -> bool:
+    """A link kept from screen readers and the tab order (``aria-hidden`` and ``tabindex=-1``)
+    because another link of its card goes to the same page: its text, a teaser, is on screen."""
+    return node.tag == "a" and node.attributes.get("tabindex") == "-1" and node.attributes.get("aria-hidden") == "true"
+
+
 def _folded(node) -> bool:
     """A hidden tab panel or accordion section (`role=tabpanel`, a `role=region` a header
     labels): the page's content, folded until a reader opens it."""
@@ -288,6 +342,14 @@ def _ads_only_words(hint: str) -> bool:
                    and not word.startswith(_AD_PREFIXES) for word in words)
 
 
+@lru_cache(maxsize=8192)
+def _captions_only(hint: str) -> bool:
+    """The node's only chrome words name a caption."""
+    words = _WORD.findall(hint.lower())
+    return not any(word in _WEAK_WORDS or word in _STRONG_WORDS or word.startswith(_STRONG_PREFIXES)
+                   and not word.startswith(_CAPTION_PREFIXES) for word in words)
+
+
 def _holds_prose(node) -> bool:
     """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
     return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
@@ -295,26 +357,51 @@ def _holds_prose(node) -> bool:
 
 def captions(body) -> list:
     """Text beside the picture of a `<figure>`: captions and credits (`figcaption` is already
-    gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay."""
+    gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay,
+    and so do a grid's item cards written as figures: picture and title link to the item."""
+    figures = [figure for figure in body.css("figure") if figure.css_first("img, picture, video") is not None
+               and figure.css_first(_FIGURE_CONTENT) is None]
+    cards = {figure.mem_id for figure in figures if _titled_by_link(figure)}
+    if len(cards) < FIGURE_CARDS:
+        cards = set()
     found = []
-    for figure in body.css("figure"):
-        if figure.css_first("img, picture, video") is None or figure.css_first(_FIGURE_CONTENT) is not None:
-            continue
-        found += [node for node in figure.css("*") if node.mem_id != figure.mem_id
-                  and node.tag not in _MEDIA and node.css_first("img, picture, video") is None]
+    for figure in figures:
+        if figure.mem_id not in cards:
+            found += [node for node in figure.css("*") if node.mem_id != figure.mem_id
+                      and node.tag not in _MEDIA and node.css_first("img, picture, video") is None]
     return found
 
 
-def _boilerplate(body, total: int, thread: bool = False) -> list:
+FIGURE_CARDS = 3
+"""Figures titled by a link from which they are a grid's cards, not an article's pictures."""
+
+
+def _titled_by_link(figure) -> bool:
+    """The picture and a line of text link to one address, an item's page (a caption's source
+    link goes elsewhere than its picture)."""
+    pictures, titles = set(), set()
+    for link in figure.css("a[href]"):
+        href = link.attributes.get("href")
+        if link.css_first("img, picture") is not None:
+            pictures.add(href)
+        elif link.text(deep=True, strip=True):
+            titles.add(href)
+    return bool(pictures & titles)
+
+
+def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
-    does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside)."""
+    does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
+    With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
     found, large = [], []
     for node in body.css("[class], [id]"):
         strong, weak, positive = hint_words(node, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and _ads_only(node) and _holds_prose(node):
+            continue
+        if cards and strong and _captions_only(class_and_id(node)) and node.css_first(_HEADING_TAGS) is not None:
             continue
         if strong:
             large.append((node, 0.3 if positive else 0.5))

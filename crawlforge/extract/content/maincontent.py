@@ -10,13 +10,15 @@
 4. Clean inside: link lists, link-only lines, credits, bylines and dangling headings.
 """
 
+import html
 import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.pagetype import declared_type, page_type
-from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, UI_LINE, hint_weight, prune,
-                                       remove_outermost)
+from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
+from crawlforge.extract.content.product import same_name
+from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
+                                               hint_weight, prune, remove_outermost)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -181,7 +183,7 @@ def subtree_text(blocks: dict, roots: list) -> dict:
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
                         counts: bool = False, copies: bool = False, linked_prose: bool = False) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
-    never `keep` (a product's name heading) or a box holding it, nor a listing's `cards`, what
+    never `keep` (a product's name heading and price, a list) or a box holding them, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
     link. On a `thread` a comment-named box is a post, no chrome; `linked_prose` (a thread's,
     a docs or service page's): a box with a paragraph's worth of text outside its links is
@@ -220,7 +222,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
     doomed += excerpt_lists(nodes, blocks, sums)
-    kept = _with_ancestors(keep)
+    kept = _holding_any(keep)
     for card in cards:
         kept |= _with_ancestors(card)
     if cards:
@@ -233,6 +235,11 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+def _holding_any(nodes) -> set:
+    """mem_ids of `nodes` (a list, or None) and of their ancestors."""
+    return set().union(*(_with_ancestors(node) for node in nodes or ()))
 
 
 POST_TEXT = 100
@@ -397,9 +404,16 @@ def _nothing_after(node) -> bool:
     return True
 
 
-def main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
-    """The page's kind and the nodes holding its main content, in document order."""
-    kind, nodes = _main_content(tree, url)
+def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = None) -> tuple[str, list]:
+    """The page's kind and the nodes holding its main content, in document order. `product` is
+    the record of the page's one product (``extract_product``): its description, as its data
+    states it, is kept as the page shows it (`description_box`)."""
+    description = (product or {}).get("description")
+    shown = description_box(tree.body, description) if isinstance(description, str) and description \
+        and tree.body is not None else None
+    kind, nodes = _main_content(tree, url, product is not None and _titled(tree, product.get("name")))
+    if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
+        nodes = [_fragment(shown[0])] + nodes
     for node in nodes:
         picture_links(node)
     return kind, nodes
@@ -453,6 +467,60 @@ def _styled_hidden(node) -> bool:
     return False
 
 
+def _titled(tree: LexborHTMLParser, name) -> bool:
+    """A top heading of the page names the product: its page, not an article or a listing
+    whose data also reads as one product (`the best refrigerators`, a home for sale)."""
+    return isinstance(name, str) and any(same_name(h1.text(deep=True, strip=True), name) for h1 in tree.css("h1")[:3])
+
+
+_NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
+DESCRIPTION_PROBE = 40
+"""Characters of a description's first and last lines looked for on the page."""
+
+
+def description_box(body, description: str) -> tuple[str, str] | None:
+    """(HTML, first line) of the smallest box that shows the product's description, its first
+    and last lines, before pruning: a description in a drawer, a sheet or a tab the shopper
+    opens is pruned with it, or left out of the box around the product's name."""
+    lines = [line for line in (_squashed(line) for line in _TAGS.sub("\n", html.unescape(description)).splitlines())
+             if line]
+    if not lines or len(lines[0]) < DESCRIPTION_PROBE / 2:
+        return None
+    first, last = lines[0][:DESCRIPTION_PROBE], lines[-1][-DESCRIPTION_PROBE:]
+    limit = 2 * sum(len(line) for line in lines) + 200
+    for node in body.traverse(include_text=True):
+        if node.tag != "-text" or node.parent is None or node.parent.tag in _NO_TEXT \
+                or first not in _squashed(node.text_content or ""):
+            continue
+        box = node.parent
+        for _ in range(8):
+            if box is None or box.tag in ("body", "html"):
+                break
+            text = _squashed(box.text(deep=True))
+            if len(text) > limit:
+                break
+            if last in text:
+                return box.html, first
+            box = box.parent
+        return None
+    return None
+
+
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def _squashed(text: str) -> str:
+    """Lower-case words, one blank between: markup and spacing aside."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _fragment(markup: str):
+    """The box's own tree, its controls and scripts stripped as pruning strips the page's."""
+    tree = LexborHTMLParser(markup)
+    tree.strip_tags(NON_CONTENT_TAGS)
+    return tree.body
+
+
 def picture_links(root) -> None:
     """The text-free boxes inside a link go (a card's picture, a gallery in its link), so that
     its pictures stay pictures: markdown has no block inside a link, and the converter writes
@@ -474,8 +542,10 @@ def picture_links(root) -> None:
 _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
 
 
-def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
+def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -> tuple[str, list]:
     declared = declared_type(tree)
+    if single and declared == "listing":
+        declared = "product"  # one product, shown with other items' cards (`You may also like`)
     if prune(tree, thread=None if declared is None else declared == "forum", product=declared == "product"):
         declared = "forum"  # a discussion by its shape
     body = tree.body
@@ -497,6 +567,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
             if kind != "documentation":  # a reference repeats a parameter's description for each call
                 remove_outermost(repeats(blocks, subtree_text(blocks, [root])))
             return kind, [root]
+    if kind == "product":
+        remove_outermost(other_items(nodes, keep))
     return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
                           linked_prose=kind in _LINKED_PROSE)
 
@@ -504,6 +576,29 @@ def _main_content(tree: LexborHTMLParser, url: str = "") -> tuple[str, list]:
 _LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
 """Kinds whose prose links much (API names, services, items): readability's link-density bar,
 made for an article's text, would drop its paragraphs."""
+
+
+OTHER_ITEMS = 4
+"""Sibling cards from which a run inside a product's content shows other products."""
+
+
+def other_items(nodes: list, keep=None) -> list:
+    """Runs of item cards inside a product page's content, each a picture and a line linking to
+    another page: recommendations, "also viewed", recently viewed. The product's own pictures
+    carry no text, its variant swatches a word each, its specifications no pictures."""
+    kept = _holding_any(keep)
+    found = []
+    for root in nodes:
+        for _, members in sibling_groups(root):
+            if len(members) >= OTHER_ITEMS and not any(member.mem_id in kept for member in members) \
+                    and all(_item_card(member) for member in members):
+                found += members
+    return found
+
+
+def _item_card(node) -> bool:
+    return node.css_first("img") is not None and node.css_first("a[href]") is not None \
+        and CARD_TEXT[0] <= len(node.text(deep=True, strip=True)) <= CARD_TEXT[1]
 
 
 _CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
@@ -580,14 +675,16 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
 def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
     """The article-shaped content: the best-scored container, widened, with its related
     siblings and lead; for a product page the box from its name to its description (and the
-    name heading to keep)."""
+    name heading and the price to keep)."""
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
         return [body], None
     best = _capped(best, widen(best, blocks))
     if product:
-        return [product_container(body, best)], body.css_first("h1")
+        container = product_container(body, best)
+        return [container], [node for node in (body.css_first("h1"), container.css_first("[itemprop=price]"))
+                             if node is not None]
     nodes = with_siblings(best, best_score, scores)
     if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
         return [body], None  # no block stands out: keep the pruned page, not a scrap

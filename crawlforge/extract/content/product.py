@@ -55,13 +55,14 @@ def without_name_heading(markdown: str, name: str) -> str:
     kept, leading = [], True
     for line in markdown.split("\n"):
         match = _HEADING.match(line)
-        if match and _same_name(match.group(1), name, exact=not leading):
+        if match and same_name(match.group(1), name, exact=not leading):
             continue
         leading = leading and not match
         kept.append(line)
     return "\n".join(kept).strip() + "\n"
 
 
-def _same_name(heading: str, name: str, exact: bool = False) -> bool:
+def same_name(heading: str, name: str, exact: bool = False) -> bool:
+    """The heading says the name: either holds the other (or equal, `exact`), spacing and case aside."""
     a, b = (re.sub(r"\W+", "", t).casefold() for t in (heading, name))
     return bool(a and b) and (a == b if exact else a in b or b in a)
