@@ -186,9 +186,7 @@ def revealed(body, total: int | None) -> list:
     if sum(size for _, size in chunks) * 2 >= total:
         shown += [node for node, _ in chunks]
     for node in shown:
-        for name in ("hidden", "style"):
-            if name in node.attrs:
-                del node.attrs[name]
+        unhide(node)
     shown_ids = {node.mem_id for node in shown}
     return [node for node in hidden if node.mem_id not in shown_ids and "hidden" not in node.attrs]
 
@@ -233,10 +231,7 @@ def streamed_into_place(body) -> None:
     for number in _filled_first(inside, None):
         slot, chunk = placed[number], chunks[number][1]
         slot.insert_before(chunk)  # a copy
-        copy = slot.prev
-        for name in ("hidden", "style"):
-            if name in copy.attrs:
-                del copy.attrs[name]
+        unhide(slot.prev)  # the copy
         slot.decompose()
         chunk.decompose()
 
