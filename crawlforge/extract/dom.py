@@ -3,7 +3,8 @@
 Upstream takes a cheerio document; here a helper takes HTML (``str``, or UTF-8 ``bytes``) or a
 ``LexborHTMLParser`` the caller already holds, so one page can be parsed once and handed to each.
 A crawled page is parsed once, as a ``ParsedPage``: the verdict, structured data, embedded state,
-markdown and structure signature read that one tree.
+markdown and structure signature read that one tree. The str API finds the ``ParsedPage`` of the
+very string it is given (``known_page``, ``page_of``), so its calls on one page share it too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from itertools import accumulate
+from weakref import ref
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
@@ -19,6 +21,7 @@ Document = str | bytes | LexborHTMLParser
 MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
 # A tree costs ~10x its page: past this many characters a page keeps no second tree beside it.
 KEEP_MAX_CHARS = 5 * 1024 * 1024
+RECENT_PAGES = 8  # pages ``known_page`` finds: the few a pipeline or a caller works on at once
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
@@ -98,10 +101,14 @@ class ParsedPage:
     ``tree`` is read, never changed: a stage that prunes or rewrites nodes works on ``copy()``
     (half the cost of a parse). A page over ``KEEP_MAX_CHARS`` hands its tree itself to the
     stage that asks for a copy and parses again for the next one, so it never holds two.
+    Other values read from the page (its embedded state) are made once as well (``shared``).
     """
 
     def __init__(self, html: str):
         self.html = html
+        self._shared = {}
+        _RECENT.append(ref(self))
+        del _RECENT[:-RECENT_PAGES]
 
     @cached_property
     def tree(self) -> LexborHTMLParser:
@@ -119,3 +126,59 @@ class ParsedPage:
             return self.tree.clone()
         except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
             return parse_page(self.html)
+
+    def shared(self, make):
+        """``make(page)`` (never None), made once for every reader of this page, which reads and
+        never changes it."""
+        try:
+            return self._shared[make]
+        except KeyError:
+            value = self._shared[make] = make(self)
+            return value
+
+    def handed(self, make):
+        """``make(page)`` for a caller that keeps it as its own: the ``shared`` one when a reader
+        made it already (then forgotten here: a later reader makes another), else a new one."""
+        value = self._shared.pop(make, None)
+        return make(self) if value is None else value
+
+
+_RECENT: list = []  # weak references to the last pages made, newest last
+_KEPT: list = []  # the last page ``page_of`` made, until its tree is taken (``take_tree``)
+
+
+def known_page(html: str) -> ParsedPage | None:
+    """The live ``ParsedPage`` of this very string object among the last few made, else None.
+    Found by identity, never by comparing or hashing the text (a hash of megabytes costs a
+    millisecond): a page's stages hand on the string they were given."""
+    for reference in reversed(_RECENT[:]):  # a copy: big pages run on a worker thread
+        page = reference()
+        if page is not None and page.html is html:
+            return page
+    return None
+
+
+def page_of(html: str) -> ParsedPage:
+    """``known_page``, else a new page, kept until another one is made or its tree is taken: a str
+    API call (structured data) leaves its parse to the next call on the same string (markdown)."""
+    page = known_page(html)
+    if page is None:
+        page = ParsedPage(html)
+        _KEPT[:] = [page] if len(html) <= KEEP_MAX_CHARS else []  # a tree costs ~10x its page
+    return page
+
+
+def take_tree(html: str) -> LexborHTMLParser:
+    """A parse of ``html`` for a caller that changes it: the tree of the page ``page_of`` kept for
+    this string, itself (one taker: a thread may ask for the same page), else a copy of a known
+    page's tree, else a new parse."""
+    kept = _KEPT[-1] if _KEPT else None
+    if kept is not None and kept.html is html:
+        try:
+            _KEPT.remove(kept)
+        except ValueError:
+            pass
+        else:
+            return kept.__dict__.pop("tree", None) or parse_page(html)
+    page = known_page(html)
+    return page.copy() if page is not None and "tree" in page.__dict__ else parse_page(html)  # none made again

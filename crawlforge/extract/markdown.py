@@ -16,10 +16,9 @@ from crawlforge.extract.content.maincontent import main_content as find_main_con
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, take_tree
 from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import extract_product
-from crawlforge.extract.structured import page_tree
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
 _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
@@ -62,7 +61,7 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
                  include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
                  tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
     """The page's markdown and its kind, from one parse (the one ``extract_structured_data`` of the
-    page made, when that came just before: ``structured.page_tree``).
+    same string made, when that came just before: ``dom.take_tree``).
 
     Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so
     that a huge page costs one linear pass; their kind is only what their data declares. Never
@@ -70,7 +69,7 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
     """
     if isinstance(html, (bytes, bytearray)):
         html = bytes(html).decode("utf-8", errors="replace")
-    return _markdown(page_tree(html) if html else None, html, url, main_content, include_images,
+    return _markdown(take_tree(html) if html else None, html, url, main_content, include_images,
                      include_links, max_bytes, tracking_params)
 
 
