@@ -9,7 +9,7 @@ DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of s
 
 import re
 
-from crawlforge.extract.dom import ParsedPage, known_page
+from crawlforge.extract.dom import ParsedPage, folded_html, known_page
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
@@ -319,12 +319,12 @@ def extract_embedded_state(html, raw=False):
 def page_state(page: ParsedPage) -> dict:
     """``extract_embedded_state`` of a parsed page, for ``page.shared``: the product readers and
     the embedded-state step of one page read it once."""
-    return _read(page.html, False)
+    return _read(page.html, False, page.shared(folded_html))
 
 
-def _read(html, raw):
+def _read(html, raw, folded=None):
     state = _State()
-    page = ScannedPage(html)
+    page = ScannedPage(html, folded)
     doc = page.doc
     _json_scripts(state, page, raw)
     if page.has("self.__next_f.push("):  # each reader looks only where its marker is

@@ -78,10 +78,16 @@ def strip_comments(text):
 
 class ScannedPage:
     """A page as the carrier readers take it: comments dropped, then its scripts and its
-    ASCII-folded UTF-8 made once for all of them (each is a pass over the whole page)."""
+    ASCII-folded UTF-8 made once for all of them (each is a pass over the whole page).
 
-    def __init__(self, html_text):
+    ``folded`` may be given: the folded UTF-8 of ``html_text`` itself, comments kept, made once
+    for the page's other readers. It holds every word the doc does, and the readers only use it
+    to rule a reader out (a word found there is then looked for in the doc)."""
+
+    def __init__(self, html_text, folded=None):
         self.doc = strip_comments(html_text)
+        if folded is not None:
+            self.folded = folded
 
     @cached_property
     def scripts(self):
