@@ -65,10 +65,6 @@ def _is_container(value):
     return isinstance(value, (dict, list))
 
 
-def _children(node):
-    return node.items() if isinstance(node, dict) else enumerate(node)
-
-
 class _Resolver:
     """One resolution pass: DFS state, the byte budget and the counters."""
 
@@ -92,23 +88,21 @@ class _Resolver:
         """Rows this row references, in document order, de-duplicated."""
         found = {}
         value = self.rows[row_id]
-
-        def note(string):
-            match = self.target(string) if string.startswith("$") else None
-            if match and match.group(1) != row_id:
-                found.setdefault(match.group(1))
-
-        if isinstance(value, str):
-            note(value)
+        marked = [value] if isinstance(value, str) and value.startswith("$") else []
         stack, seen = ([value], {id(value)}) if _is_container(value) else ([], set())
-        while stack:
+        while stack:  # the "$" strings in the order the walk meets them, then their targets
             node = stack.pop()
-            for _, child in _children(node):
+            for child in node.values() if isinstance(node, dict) else node:
                 if isinstance(child, str):
-                    note(child)
-                elif _is_container(child) and id(child) not in seen:
+                    if child.startswith("$"):
+                        marked.append(child)
+                elif isinstance(child, (dict, list)) and id(child) not in seen:
                     seen.add(id(child))
                     stack.append(child)
+        for string in marked:
+            match = self.target(string)
+            if match and match.group(1) != row_id:
+                found.setdefault(match.group(1))
         return list(found)
 
     def resolve_string(self, string, row):
@@ -181,8 +175,8 @@ class _Resolver:
                 continue
             _, src, dst, key = entry
             if isinstance(src, str):
-                value = self.resolve_string(src, row)
-            elif _is_container(src):
+                value = self.resolve_string(src, row) if src.startswith("$") else src
+            elif isinstance(src, (dict, list)):
                 value = copies.get(id(src))
                 if value is None:
                     value = [] if isinstance(src, list) else {}
@@ -234,11 +228,9 @@ def _push_children(stack, src, dst):
     """Queue children in reverse so they pop in document order; lists pre-size."""
     if isinstance(src, list):
         dst.extend([None] * len(src))
-        for index in range(len(src) - 1, -1, -1):
-            stack.append(("copy", src[index], dst, index))
+        stack.extend([("copy", src[index], dst, index) for index in range(len(src) - 1, -1, -1)])
     else:
-        for key in reversed(list(src)):
-            stack.append(("copy", src[key], dst, key))
+        stack.extend([("copy", src[key], dst, key) for key in reversed(list(src))])
 
 
 def resolve_flight_rows(rows, budget_bytes=None):
