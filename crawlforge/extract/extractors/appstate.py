@@ -65,6 +65,8 @@ def _the_product(root, names: tuple):
 
 
 def _as_product(node: dict, names: tuple) -> dict | None:
+    if "price" not in "\n".join(map(str, node)).lower():  # every price key says so: one test, not one a key
+        return None
     keys = {str(k).lower(): k for k in node}
     raw = next((node[keys[k]] for k in PRICE_KEYS if k in keys), None)
     if raw is None:
