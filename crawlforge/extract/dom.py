@@ -86,9 +86,13 @@ def _deepest(steps: re.Pattern, html: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, steps.findall(html))), default=0)
 
 
-def parse_page(html: str) -> LexborHTMLParser:
-    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``)."""
-    html = cap_nesting(html)
+def parse_page(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
+    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``). ``utf8``: the text
+    as UTF-8 already, which lexbor then reads as it is instead of encoding the text again."""
+    capped = cap_nesting(html)
+    if utf8 is not None and capped is html:
+        return LexborHTMLParser(utf8)
+    html = capped
     try:
         return LexborHTMLParser(html)
     except UnicodeEncodeError:  # lone surrogates from a bad decode
@@ -112,7 +116,7 @@ class ParsedPage:
 
     @cached_property
     def tree(self) -> LexborHTMLParser:
-        return parse_page(self.html)
+        return parse_page(self.html, self.shared(utf8_html))
 
     def release(self) -> None:
         """Frees the tree now (a later ``tree`` parses again): the holder of this page may live on
@@ -143,10 +147,20 @@ class ParsedPage:
         return make(self) if value is None else value
 
 
+def utf8_html(page: ParsedPage) -> bytes | None:
+    """The page as UTF-8, for ``page.shared``: what lexbor parses (the tree keeps it) and what the
+    case-folded text is made from. None for a text with lone surrogates (a bad decode)."""
+    try:
+        return page.html.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
 def folded_html(page: ParsedPage) -> bytes:
     """The page's UTF-8 with ASCII letters lower-cased, for ``page.shared``: the readers' case-blind
     tests for a word (bytes.lower() is 4x faster than str.lower(), and a re.I search slower still)."""
-    return page.html.encode("utf-8", "surrogatepass").lower()
+    utf8 = page.shared(utf8_html)
+    return (page.html.encode("utf-8", "surrogatepass") if utf8 is None else utf8).lower()
 
 
 _RECENT: list = []  # weak references to the last pages made, newest last
