@@ -119,9 +119,11 @@ class ParsedPage:
         return parse_page(self.html, self.shared(utf8_html))
 
     def release(self) -> None:
-        """Frees the tree now (a later ``tree`` parses again): the holder of this page may live on
-        until the garbage collector runs, and trees freed late leave the heap fragmented."""
+        """Frees the tree and the ``shared`` values now (a later reader makes them again): the holder
+        of this page may live on until the garbage collector runs, and trees freed late leave the
+        heap fragmented."""
         self.__dict__.pop("tree", None)
+        self._shared.clear()
 
     def copy(self) -> LexborHTMLParser:
         if len(self.html) > KEEP_MAX_CHARS:
