@@ -116,6 +116,9 @@ class ParsedPage:
 
     @cached_property
     def tree(self) -> LexborHTMLParser:
+        return self._parse()
+
+    def _parse(self) -> LexborHTMLParser:
         return parse_page(self.html, self.shared(utf8_html))
 
     def release(self) -> None:
@@ -127,15 +130,14 @@ class ParsedPage:
 
     def copy(self) -> LexborHTMLParser:
         if len(self.html) > KEEP_MAX_CHARS:
-            return self.__dict__.pop("tree", None) or parse_page(self.html)
+            return self.__dict__.pop("tree", None) or self._parse()
         try:
             return self.tree.clone()
         except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
-            return parse_page(self.html)
+            return self._parse()
 
     def shared(self, make):
-        """``make(page)`` (never None), made once for every reader of this page, which reads and
-        never changes it."""
+        """``make(page)``, made once for every reader of this page, which reads and never changes it."""
         try:
             return self._shared[make]
         except KeyError:
@@ -143,8 +145,8 @@ class ParsedPage:
             return value
 
     def handed(self, make):
-        """``make(page)`` for a caller that keeps it as its own: the ``shared`` one when a reader
-        made it already (then forgotten here: a later reader makes another), else a new one."""
+        """``make(page)`` (never None) for a caller that keeps it as its own: the ``shared`` one when
+        a reader made it already (then forgotten here: a later reader makes another), else a new one."""
         value = self._shared.pop(make, None)
         return make(self) if value is None else value
 
