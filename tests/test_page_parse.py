@@ -17,6 +17,7 @@ from scrapy.utils.test import get_crawler
 
 from crawlforge.extract import verdict
 from crawlforge.extract.dom import MAX_NESTING, ParsedPage
+from crawlforge.extract.embedded import extract_embedded_state, page_state
 from crawlforge.extract.extractors import jsonld
 from crawlforge.extract.markdown import html_to_markdown, page_markdown
 from crawlforge.extract.structure import structure_signature, tree_signature
@@ -55,6 +56,17 @@ def test_second_entry_points_give_what_the_html_ones_give_and_leave_the_tree_as_
     assert tree_signature(page.tree) == structure_signature(html)
     assert page_structured_data(page, IKEA_URL).to_dict() == extract_structured_data(html, IKEA_URL).to_dict()
     assert page.tree.html == before
+
+
+def test_the_app_state_the_product_readers_read_is_the_one_the_embedded_state_step_takes():
+    html = (FIXTURES / "embedded" / "redux_preloaded_state_wired_com.html").read_text(encoding="utf-8")
+    page = ParsedPage(html)
+    page_structured_data(page, URL)  # no price in its markup: the app-state reader looks at the state
+    read = page.shared(page_state)
+    assert read["found"][0]["variable"] == "__PRELOADED_STATE__"
+    assert extract_embedded_state(html) is read  # the str API finds the page of that very string
+    again = extract_embedded_state(html)
+    assert again == read and again is not read  # handed once: the caller owns it
 
 
 def test_a_doctype_selectolax_cannot_clone_is_parsed_again():

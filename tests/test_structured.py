@@ -242,7 +242,7 @@ def test_empty_page_is_empty():
 
 
 def test_the_markdown_after_the_structured_data_of_its_page_takes_that_parse_and_no_other_page():
-    from crawlforge.extract import structured
+    from crawlforge.extract import dom
     from crawlforge.extract.markdown import html_to_markdown
 
     ikea = (FIXTURES / "product" / "ikea_gb_moeckelby_table_jsonld.html").read_text(encoding="utf-8")
@@ -251,9 +251,9 @@ def test_the_markdown_after_the_structured_data_of_its_page_takes_that_parse_and
     alone = html_to_markdown(zalando, url)
     extract_structured_data(ikea, url)
     assert html_to_markdown(zalando, url) == alone  # another page's parse is not taken
-    assert structured._HANDED and structured._HANDED[-1][0] is ikea
+    assert dom._KEPT and dom._KEPT[-1].html is ikea
     extract_structured_data(zalando + " ", url)
     assert html_to_markdown(zalando + " ", url) == alone  # an equal text, not the object: a parse of its own
     page = zalando + "  "
     extract_structured_data(page, url)
-    assert html_to_markdown(page, url) == alone and not structured._HANDED  # taken, once
+    assert html_to_markdown(page, url) == alone and not dom._KEPT  # taken, once

@@ -108,27 +108,39 @@ def _detected_codec(name: str) -> str | None:
 
 def _decodes(body: bytes, codec: str, truncated: bool = False) -> bool:
     """Whether ``body`` decodes without error; a cut-off sample may end mid-character."""
-    decoder = codecs.getincrementaldecoder(codec)()
+    return _decoded(body, codec, truncated) is not None
+
+
+def _decoded(body: bytes, codec: str, truncated: bool = False) -> str | None:
+    """``body`` decoded strictly, or None when it does not decode."""
     try:
-        decoder.decode(body, final=not truncated)
+        return codecs.getincrementaldecoder(codec)().decode(body, final=not truncated)
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
 
 
 def choose_charset(body: bytes, content_type: str | None = None) -> tuple[str, str]:
     """(codec, source) per the module's precedence; source is bom/header/meta/detected/default."""
+    return _choice(body, content_type)[:2]
+
+
+def _choice(body: bytes, content_type: str | None) -> tuple[str, str, str | None]:
+    """``choose_charset`` and the body's text when the choice decoded all of it already (a
+    declared charset that decodes it cleanly), else None."""
     declared = declared_charset(body, content_type)
-    if declared and (declared[1] == "bom" or _decodes(body, declared[0])):
-        return declared
+    if declared and declared[1] == "bom":
+        return *declared, None
+    text = _decoded(body, declared[0]) if declared else None
+    if text is not None:
+        return *declared, text
     if not declared and body.isascii():
         if b"\x1b$" in body and _decodes(body, "iso2022_jp"):  # 7-bit ISO-2022-JP escapes
-            return "iso2022_jp", "detected"
-        return "utf-8", "default"
+            return "iso2022_jp", "detected", None
+        return "utf-8", "default", None
     guessed = guess_charset(body)
     if guessed:
-        return guessed, "detected"
-    return declared or ("utf-8", "default")
+        return guessed, "detected", None
+    return *(declared or ("utf-8", "default")), None
 
 
 def detect_charset(body: bytes, content_type: str | None = None) -> str:
@@ -142,7 +154,7 @@ def decode_body(
     """``{text, encoding, source}`` for a buffered body; over ``max_bytes`` (default 25 MiB)
     raises BodyTooLargeError. Invalid bytes become U+FFFD; a BOM is dropped."""
     check_size(len(body), max_bytes)
-    codec, source = choose_charset(body, content_type)
+    codec, source, text = _choice(body, content_type)
     if source == "bom":
         body = body[len(read_bom(body)[1]) :]
-    return {"text": to_unicode(body, codec), "encoding": codec, "source": source}
+    return {"text": to_unicode(body, codec) if text is None else text, "encoding": codec, "source": source}

@@ -3,7 +3,8 @@
 Upstream takes a cheerio document; here a helper takes HTML (``str``, or UTF-8 ``bytes``) or a
 ``LexborHTMLParser`` the caller already holds, so one page can be parsed once and handed to each.
 A crawled page is parsed once, as a ``ParsedPage``: the verdict, structured data, embedded state,
-markdown and structure signature read that one tree.
+markdown and structure signature read that one tree. The str API finds the ``ParsedPage`` of the
+very string it is given (``known_page``, ``page_of``), so its calls on one page share it too.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from collections.abc import Iterator
 from functools import cached_property
 from itertools import accumulate
+from weakref import ref
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
@@ -23,6 +25,7 @@ MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
 # A tree costs 5 to 25 times its page: past this many characters a page is never held as one
 # tree (``ParsedPage``, ``segments``).
 KEEP_MAX_CHARS = 5 * 1024 * 1024
+RECENT_PAGES = 32  # pages ``known_page`` finds: more than a crawl works on at once
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
@@ -87,9 +90,13 @@ def _deepest(steps: re.Pattern, html: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, steps.findall(html))), default=0)
 
 
-def parse_page(html: str) -> LexborHTMLParser:
-    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``)."""
-    html = cap_nesting(html)
+def parse_page(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
+    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``). ``utf8``: the text
+    as UTF-8 already, which lexbor then reads as it is instead of encoding the text again."""
+    capped = cap_nesting(html)
+    if utf8 is not None and capped is html:
+        return LexborHTMLParser(utf8)
+    html = capped
     try:
         return LexborHTMLParser(html)
     except UnicodeEncodeError:  # lone surrogates from a bad decode
@@ -104,10 +111,14 @@ class ParsedPage:
     ``tree`` is its outline (the head, the top of the body and every script:
     ``segments.outline``), which is all the verdict, structured data and structure signature
     read, and what reads the whole page reads ``whole()``, its pieces parsed one at a time.
+    Other values read from the page (its embedded state) are made once as well (``shared``).
     """
 
     def __init__(self, html: str):
         self.html = html
+        self._shared = {}
+        _RECENT.append(ref(self))
+        del _RECENT[:-RECENT_PAGES]
 
     @cached_property
     def huge(self) -> bool:
@@ -124,21 +135,25 @@ class ParsedPage:
 
     @cached_property
     def tree(self) -> LexborHTMLParser:
-        return parse_page(self.outline)
+        return parse_page(self.outline, self.shared(utf8_html))
 
     def release(self) -> None:
-        """Frees the tree now (a later ``tree`` parses again): the holder of this page may live on
-        until the garbage collector runs, and trees freed late leave the heap fragmented."""
+        """Frees the tree and the ``shared`` values now (a later reader makes them again): the holder
+        of this page may live on until the garbage collector runs, and trees freed late leave the
+        heap fragmented."""
         self.__dict__.pop("tree", None)
+        self._shared.clear()
 
     def copy(self) -> LexborHTMLParser:
         """A tree of the whole page for the caller to change (a huge page's whole tree too)."""
-        if self.huge or "tree" not in self.__dict__:  # nothing to clone
+        if self.huge:
             return parse_page(self.html)
+        if "tree" not in self.__dict__:  # nothing to clone
+            return parse_page(self.html, self.shared(utf8_html))
         try:
             return self.tree.clone()
         except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
-            return parse_page(self.html)
+            return parse_page(self.html, self.shared(utf8_html))
 
     def whole(self, changed: bool = False) -> Iterator[LexborHTMLParser]:
         """Trees that together hold the whole page, in order: the tree (a copy when the caller
@@ -148,3 +163,75 @@ class ParsedPage:
             return
         for piece in self.pieces:
             yield parse_page(segments.piece_html(self.html, piece))
+
+    def shared(self, make):
+        """``make(page)``, made once for every reader of this page, which reads and never changes it."""
+        try:
+            return self._shared[make]
+        except KeyError:
+            value = self._shared[make] = make(self)
+            return value
+
+    def handed(self, make):
+        """``make(page)`` (never None) for a caller that keeps it as its own: the ``shared`` one when
+        a reader made it already (then forgotten here: a later reader makes another), else a new one."""
+        value = self._shared.pop(make, None)
+        return make(self) if value is None else value
+
+
+def utf8_html(page: ParsedPage) -> bytes | None:
+    """The page as UTF-8 (a huge page's outline: what its tree holds), for ``page.shared``: what
+    lexbor parses (the tree keeps it) and what the case-folded text is made from. None for a text
+    with lone surrogates (a bad decode)."""
+    try:
+        return page.outline.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def folded_html(page: ParsedPage) -> bytes:
+    """The page's UTF-8 with ASCII letters lower-cased, for ``page.shared``: the readers' case-blind
+    tests for a word (bytes.lower() is 4x faster than str.lower(), and a re.I search slower still)."""
+    utf8 = page.shared(utf8_html)
+    return (page.outline.encode("utf-8", "surrogatepass") if utf8 is None else utf8).lower()
+
+
+_RECENT: list = []  # weak references to the last pages made, newest last
+_KEPT: list = []  # the last page ``page_of`` made, until its tree is taken (``take_tree``)
+
+
+def known_page(html: str) -> ParsedPage | None:
+    """The live ``ParsedPage`` of this very string object among the last few made, else None.
+    Found by identity, never by comparing or hashing the text (a hash of megabytes costs a
+    millisecond): a page's stages hand on the string they were given."""
+    for reference in reversed(_RECENT[:]):  # a copy: big pages run on a worker thread
+        page = reference()
+        if page is not None and page.html is html:
+            return page
+    return None
+
+
+def page_of(html: str) -> ParsedPage:
+    """``known_page``, else a new page, kept until another one is made or its tree is taken: a str
+    API call (structured data) leaves its parse to the next call on the same string (markdown)."""
+    page = known_page(html)
+    if page is None:
+        page = ParsedPage(html)
+        _KEPT[:] = [page] if len(html) <= KEEP_MAX_CHARS else []  # a tree costs ~10x its page
+    return page
+
+
+def take_tree(html: str) -> LexborHTMLParser:
+    """A parse of ``html`` for a caller that changes it: the tree of the page ``page_of`` kept for
+    this string, itself (one taker: a thread may ask for the same page), else a copy of a known
+    page's tree, else a new parse."""
+    kept = _KEPT[-1] if _KEPT else None
+    if kept is not None and kept.html is html:
+        try:
+            _KEPT.remove(kept)
+        except ValueError:
+            pass
+        else:
+            return kept.__dict__.pop("tree", None) or parse_page(html)
+    page = known_page(html)
+    return page.copy() if page is not None and "tree" in page.__dict__ else parse_page(html)  # none made again

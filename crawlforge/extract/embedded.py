@@ -9,6 +9,7 @@ DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of s
 
 import re
 
+from crawlforge.extract.dom import ParsedPage, folded_html, known_page
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
@@ -306,12 +307,24 @@ def extract_embedded_state(html, raw=False):
     `found` entries are `{name, variable, bytes[, note]}`, bytes being the UTF-8
     size of the value's JSON. A source present but unreadable is a warning, not
     a guess. `raw=True` also keeps the undecoded `__NUXT_DATA__` array in
-    json_scripts. Never raises on page content.
+    json_scripts. Never raises on page content. The state a reader of the same
+    string's page read already (``page_state``) is handed over, not read again.
     """
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
+    page = known_page(html) if html and isinstance(html, str) and not raw else None
+    return page.handed(page_state) if page is not None else _read(html or "", raw)
+
+
+def page_state(page: ParsedPage) -> dict:
+    """``extract_embedded_state`` of a parsed page, for ``page.shared``: the product readers and
+    the embedded-state step of one page read it once."""
+    return _read(page.html, False, page.shared(folded_html))
+
+
+def _read(html, raw, folded=None):
     state = _State()
-    page = ScannedPage(html or "")
+    page = ScannedPage(html, folded)
     doc = page.doc
     _json_scripts(state, page, raw)
     if page.has("self.__next_f.push("):  # each reader looks only where its marker is

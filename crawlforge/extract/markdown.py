@@ -16,10 +16,9 @@ from crawlforge.extract.content.maincontent import main_content as find_main_con
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, known_page, take_tree
 from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import extract_product
-from crawlforge.extract.structured import page_tree
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
 _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
@@ -62,7 +61,7 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
                  include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
                  tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
     """The page's markdown and its kind, from one parse (the one ``extract_structured_data`` of the
-    page made, when that came just before: ``structured.page_tree``).
+    same string made, when that came just before: ``dom.take_tree``).
 
     Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so that a huge page
     costs one linear pass, and a page too big to hold as one tree is converted piece by piece
@@ -72,8 +71,8 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
     if isinstance(html, (bytes, bytearray)):
         html = bytes(html).decode("utf-8", errors="replace")
     if html and (not main_content or over_bytes(html, max_bytes)):
-        return _whole_body(ParsedPage(html), url, include_images, include_links, tracking_params)
-    return _markdown(page_tree(html) if html else None, html, url, include_images, include_links, tracking_params)
+        return _whole_body(known_page(html) or ParsedPage(html), url, include_images, include_links, tracking_params)
+    return _markdown(take_tree(html) if html else None, html, url, include_images, include_links, tracking_params)
 
 
 def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,

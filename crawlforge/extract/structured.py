@@ -13,9 +13,7 @@ import copy
 import dataclasses
 from dataclasses import dataclass, field
 
-from selectolax.lexbor import LexborHTMLParser
-
-from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, parse_page
+from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors import Finding, Page, load_extractors
 from crawlforge.extract.extractors.base import RecentPages
 from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
@@ -48,35 +46,11 @@ class StructuredData:
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
     """``extractors``: classes, instances or "module:Class" paths (default: the registry).
     With the default registry the last few pages are remembered: the pipeline and the
-    page's markdown (its product header) both read the same page."""
+    page's markdown (its product header) both read the same page. The lexbor parse is the
+    page's ``dom.page_of``: the page's markdown, made next from the same string, takes it."""
     if extractors is None and isinstance(html, str) and isinstance(url, str):
-        return _remembered(html, url, lambda: _extract_handing_tree(html, url))
+        return _remembered(html, url, lambda: _extract(_page(html, url), None))
     return _extract(_page(html, url), extractors)
-
-
-def page_tree(html: str) -> LexborHTMLParser:
-    """A lexbor parse of ``html`` (``dom.parse_page``) for a caller that changes it: the one
-    ``extract_structured_data`` just read this page from (it reads no more of it; the page's
-    markdown, made next, then parses nothing), else a new one."""
-    handed = _HANDED[-1] if _HANDED else None
-    if handed is not None and handed[0] is html:
-        try:
-            _HANDED.remove(handed)  # one taker: a thread may ask for the same page
-            return handed[1]
-        except ValueError:
-            pass
-    return parse_page(html)
-
-
-_HANDED: list = []  # (html, tree): the last page's parse, until its markdown takes it
-
-
-def _extract_handing_tree(html: str, url: str) -> StructuredData:
-    page = _page(html, url)
-    result = _extract(page, None)
-    if page.parsed is not None and len(page.html) <= KEEP_MAX_CHARS:  # a tree costs ~10x its page
-        _HANDED[:] = [(html, page.parsed.tree)]
-    return result
 
 
 def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> StructuredData:

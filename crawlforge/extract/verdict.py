@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from re import _constants, _parser
 
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, folded_html, known_page
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -169,10 +169,19 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
 def _long_prose(root) -> str:
     """The collapsed text of the first paragraphs of ``root`` once they hold ``SHORT_PAGE_CHARS``,
     else "". Paragraphs holding no invisible element and no other paragraph are disjoint parts of
-    the visible text, each set apart by a separator: the visible text is never shorter."""
+    the visible text, each set apart by a separator: the visible text is never shorter. Those
+    holding one are found from one search, not one under each paragraph."""
+    paragraphs = root.css("p")
+    holding = set()
+    for node in root.css(_IN_PROSE) if paragraphs else ():
+        parent = node.parent
+        while parent is not None:
+            if parent.tag == "p":
+                holding.add(parent.mem_id)
+            parent = parent.parent
     pieces, size = [], -1
-    for paragraph in root.css("p"):
-        if len(paragraph.css(_NOT_PROSE)) > 1:  # css() matches the paragraph itself too
+    for paragraph in paragraphs:
+        if paragraph.mem_id in holding:
             continue
         piece = " ".join(paragraph.text(deep=True).split())
         if piece:
@@ -183,7 +192,7 @@ def _long_prose(root) -> str:
     return ""
 
 
-_NOT_PROSE = ",".join(("p",) + INVISIBLE_TAGS)
+_IN_PROSE = ", ".join(f"p {tag}" for tag in ("p",) + INVISIBLE_TAGS)
 
 
 def _visible_text(root) -> str:
@@ -246,8 +255,10 @@ _UNICODE_TWINS = (("\u0130", b"i"), ("\u0131", b"i"), ("\u017f", b"s"), ("\u212a
 def _folded(html: str) -> bytes:
     """``html`` as UTF-8 with every character IGNORECASE matches to an ASCII letter made that
     lower-case letter (bytes.lower() is 4x faster than str.lower()). The twins are looked for in
-    the text, five times faster than their UTF-8 in the bytes."""
-    folded = html.encode("utf-8", "surrogatepass").lower()
+    the text, five times faster than their UTF-8 in the bytes. A page's other readers share
+    the ASCII folding (``dom.folded_html``)."""
+    page = known_page(html)
+    folded = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
     if not html.isascii():
         for twin, letter in _UNICODE_TWINS:
             if twin in html:  # a search is cheaper than a copy of the page

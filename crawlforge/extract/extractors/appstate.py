@@ -32,7 +32,7 @@ class AppStateExtractor(Extractor):
     def extract(self, page: Page) -> Finding | None:
         if page.found.get("price") or not may_sell(page.html) or not any(m in page.html for m in MARKERS):
             return None  # a fallback, on pages whose markup names a product: state can be megabytes
-        state = embedded.extract_embedded_state(page.html)
+        state = page.parsed_page.shared(embedded.page_state)  # the page's embedded-state step takes it
         names = _page_names(page)
         for name, value in state["data"].items():
             product = None if name in _SKIPPED_STATES else _the_product(value, names)
@@ -65,6 +65,8 @@ def _the_product(root, names: tuple):
 
 
 def _as_product(node: dict, names: tuple) -> dict | None:
+    if "price" not in "\n".join(map(str, node)).lower():  # every price key says so: one test, not one a key
+        return None
     keys = {str(k).lower(): k for k in node}
     raw = next((node[keys[k]] for k in PRICE_KEYS if k in keys), None)
     if raw is None:

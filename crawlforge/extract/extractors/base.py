@@ -9,7 +9,7 @@ from functools import cached_property
 from extruct.utils import parse_html
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, page_of
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
@@ -70,9 +70,15 @@ class Page:
     @property
     def dom(self) -> LexborHTMLParser:
         """The shared lexbor parse of the page (``parsed.tree``), read, never changed."""
+        return self.parsed_page.tree
+
+    @property
+    def parsed_page(self) -> ParsedPage:
+        """The page's ``ParsedPage``: the one it came with, else the one of its very string
+        (``dom.page_of``), which the str API's next call on that string finds."""
         if self.parsed is None:
-            self.parsed = ParsedPage(self.html)
-        return self.parsed.tree
+            self.parsed = page_of(self.html)
+        return self.parsed
 
     def script_texts(self, script_type: str) -> list[str]:
         """The text of every ``<script type="script_type">`` (the exact value), in document order."""
@@ -82,9 +88,7 @@ class Page:
     @property
     def outline(self) -> str:
         """The page's HTML, or a huge page's outline: what its trees hold (``ParsedPage.outline``)."""
-        if self.parsed is None:
-            self.parsed = ParsedPage(self.html)
-        return self.parsed.outline
+        return self.parsed_page.outline
 
     @cached_property
     def tree(self):

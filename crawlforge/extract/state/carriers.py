@@ -8,6 +8,7 @@ is a warning, never a guessed value.
 
 import html
 import html.entities
+import json
 import re
 from functools import cached_property
 
@@ -21,6 +22,7 @@ _TAG_OR_DATA_ATTR_RE = re.compile(
 )
 _TAG_ATTR_RE = re.compile(r"""\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
 _BRACKET_TOKEN_RE = re.compile(r"""[{}\[\]]|"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|'[^'\\]*(?:\\[\s\S][^'\\]*)*'?""")
+_JSON_END = json.JSONDecoder().raw_decode  # (value, end) of the JSON value at an index
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z0-9]+;?)")
 
 MAX_JSON_ATTRIBUTES = 50
@@ -78,10 +80,16 @@ def strip_comments(text):
 
 class ScannedPage:
     """A page as the carrier readers take it: comments dropped, then its scripts and its
-    ASCII-folded UTF-8 made once for all of them (each is a pass over the whole page)."""
+    ASCII-folded UTF-8 made once for all of them (each is a pass over the whole page).
 
-    def __init__(self, html_text):
+    ``folded`` may be given: the folded UTF-8 of ``html_text`` itself, comments kept, made once
+    for the page's other readers. It holds every word the doc does, and the readers only use it
+    to rule a reader out (a word found there is then looked for in the doc)."""
+
+    def __init__(self, html_text, folded=None):
         self.doc = strip_comments(html_text)
+        if folded is not None:
+            self.folded = folded
 
     @cached_property
     def scripts(self):
@@ -142,10 +150,17 @@ def read_bracketed_literal(text, start):
 
     Quoted strings (either quote, backslash escapes) are skipped so a brace in
     a string does not end the literal; only the opening bracket kind is counted.
+    A literal that is JSON ends where the C decoder finds its end (a single quote
+    is then only ever inside a string): the same place, ten times sooner than
+    the walk of its tokens, which is for JavaScript literals.
     """
     opener = text[start:start + 1]
     if opener not in ("{", "["):
         return None
+    try:
+        return text[start:_JSON_END(text, start)[1]]
+    except (ValueError, RecursionError):
+        pass
     closer = "}" if opener == "{" else "]"
     depth = 0
     for token in _BRACKET_TOKEN_RE.finditer(text, start):

@@ -65,10 +65,6 @@ def _is_container(value):
     return isinstance(value, (dict, list))
 
 
-def _children(node):
-    return node.items() if isinstance(node, dict) else enumerate(node)
-
-
 class _Resolver:
     """One resolution pass: DFS state, the byte budget and the counters."""
 
@@ -76,6 +72,7 @@ class _Resolver:
         self.rows = rows
         self.sizes = {}
         self.out = dict.fromkeys(rows)
+        self.copied = {}  # row id -> ids of the containers resolve_row copies (``dependencies``)
         self.state = {}
         self.resolved = self.cycles = self.over_budget = 0
         valid_budget = isinstance(budget_bytes, (int, float)) and not isinstance(budget_bytes, bool)
@@ -89,26 +86,34 @@ class _Resolver:
         return match if match and match.group(1) in self.rows else None
 
     def dependencies(self, row_id):
-        """Rows this row references, in document order, de-duplicated."""
+        """Rows this row references, in document order, de-duplicated. Also the containers of
+        the row that ``resolve_row`` copies (``copied``): those holding a string it may change,
+        or met twice (shared, or a cycle), and every container around them. The others hold no
+        reference: the result keeps the input's own, unchanged (most of a big stream's rows)."""
         found = {}
         value = self.rows[row_id]
-
-        def note(string):
-            match = self.target(string) if string.startswith("$") else None
+        marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
+        copied = self.copied[row_id] = set()
+        stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
+        while stack:  # the "$" strings in the order the walk meets them, then their targets
+            node = stack.pop()
+            for child in node.values() if isinstance(node, dict) else node:
+                if isinstance(child, str):
+                    if child.startswith("$"):
+                        marked.append((child, node))
+                elif isinstance(child, (dict, list)):
+                    if id(child) in parents:
+                        _mark(copied, parents, child)
+                        _mark(copied, parents, node)
+                    else:
+                        parents[id(child)] = node
+                        stack.append(child)
+        for string, node in marked:
+            match = self.target(string)
             if match and match.group(1) != row_id:
                 found.setdefault(match.group(1))
-
-        if isinstance(value, str):
-            note(value)
-        stack, seen = ([value], {id(value)}) if _is_container(value) else ([], set())
-        while stack:
-            node = stack.pop()
-            for _, child in _children(node):
-                if isinstance(child, str):
-                    note(child)
-                elif _is_container(child) and id(child) not in seen:
-                    seen.add(id(child))
-                    stack.append(child)
+            if node is not None and (match or string.startswith("$$")):
+                _mark(copied, parents, node)
         return list(found)
 
     def resolve_string(self, string, row):
@@ -167,7 +172,8 @@ class _Resolver:
         raw = self.rows[row_id]
         if isinstance(raw, str):
             return self.resolve_string(raw, None)
-        if not _is_container(raw):
+        copied = self.copied.pop(row_id)
+        if id(raw) not in copied:  # not a container, or one without a reference
             return raw
         root = [] if isinstance(raw, list) else {}
         row = {"id": row_id, "root": root, "open": {id(root)}}
@@ -181,8 +187,10 @@ class _Resolver:
                 continue
             _, src, dst, key = entry
             if isinstance(src, str):
-                value = self.resolve_string(src, row)
-            elif _is_container(src):
+                value = self.resolve_string(src, row) if src.startswith("$") else src
+            elif id(src) not in copied:  # not a container, or one without a reference
+                value = src
+            else:
                 value = copies.get(id(src))
                 if value is None:
                     value = [] if isinstance(src, list) else {}
@@ -193,8 +201,6 @@ class _Resolver:
                 elif id(value) in row["open"]:
                     self.cycles += 1
                     value = {"$ref": row_id}
-            else:
-                value = src
             dst[key] = value
         return root
 
@@ -223,6 +229,13 @@ class _Resolver:
 _MISSING = object()
 
 
+def _mark(copied, parents, node):
+    """Marks ``node`` and the containers around it (up to one marked already) to be copied."""
+    while node is not None and id(node) not in copied:
+        copied.add(id(node))
+        node = parents[id(node)]
+
+
 def _list_index(key):
     """JS own-index test for a path segment on an array ("0", "12"; not "01")."""
     if key.isascii() and key.isdigit() and (key == "0" or key[0] != "0"):
@@ -234,18 +247,16 @@ def _push_children(stack, src, dst):
     """Queue children in reverse so they pop in document order; lists pre-size."""
     if isinstance(src, list):
         dst.extend([None] * len(src))
-        for index in range(len(src) - 1, -1, -1):
-            stack.append(("copy", src[index], dst, index))
+        stack.extend([("copy", src[index], dst, index) for index in range(len(src) - 1, -1, -1)])
     else:
-        for key in reversed(list(src)):
-            stack.append(("copy", src[key], dst, key))
+        stack.extend([("copy", src[key], dst, key) for key in reversed(list(src))])
 
 
 def resolve_flight_rows(rows, budget_bytes=None):
     """Replace `$<id>[:path]` references between rows by the rows they name.
 
-    Returns {rows, resolved, cycles, over_budget}; the input is not mutated.
-    Inlined values are shared, and inlining may add at most `budget_bytes` to
+    Returns {rows, resolved, cycles, over_budget}; the input is not mutated (what
+    holds no reference is the input's own). Inlined values are shared, and inlining may add at most `budget_bytes` to
     the serialised size (default: the input's own size), which stops a
     `row n = [$n-1, $n-1]` chain from doubling at every step.
     """
