@@ -217,7 +217,7 @@ def page_of(html: str) -> ParsedPage:
     page = known_page(html)
     if page is None:
         page = ParsedPage(html)
-        _KEPT[:] = [page] if len(html) <= KEEP_MAX_CHARS else []  # a tree costs ~10x its page
+        _KEPT[:] = [] if page.huge else [page]  # a huge page's tree is only its outline
     return page
 
 

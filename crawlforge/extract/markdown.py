@@ -95,10 +95,12 @@ def _markdown(tree, html: str, url: str, include_images: bool, include_links: bo
               tracking_params: tuple) -> PageContent:
     if tree is None or tree.body is None:
         return PageContent("", "other")
-    kind, nodes = find_main_content(tree, url, _single_product(html, url))
+    record = single_product(html, url)
+    kind, nodes = find_main_content(tree, url, record)
     markdown = _convert(nodes, document_base(tree, url), include_images, include_links, tracking_params)
-    with_header = with_product_header(markdown, html, url)  # a product page opens with its facts
-    return PageContent(_tidy(with_header), "product" if with_header is not markdown else kind)
+    if record is None:
+        return PageContent(_tidy(markdown), kind)
+    return PageContent(_tidy(with_product_header(markdown, record)), "product")  # it opens with its facts
 
 
 def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links: bool,
@@ -120,10 +122,10 @@ def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links:
         parts[-1] = parts[-1].rstrip() + "\n"
         parts[0] = parts[0].lstrip()
     markdown = "\n\n".join(parts)
-    with_header = with_product_header(markdown, page.html, url)
-    if with_header is markdown:
+    record = single_product(page.html, url)
+    if record is None:
         return PageContent(markdown, kind)
-    return PageContent(_tidy(with_header), "product")
+    return PageContent(_tidy(with_product_header(markdown, record)), "product")
 
 
 def _unwrap_plain_spans(root) -> None:
@@ -177,19 +179,15 @@ def _pieces(nodes, depth: int):
             yield html
 
 
-def with_product_header(markdown: str, html: str, url: str) -> str:
-    """``markdown`` with the product header on top when the page is a single-product page;
+def with_product_header(markdown: str, record: dict) -> str:
+    """``markdown`` of a single-product page (``single_product``) with its product header on top;
     the page's own first heading goes when it names the product (no doubled name)."""
-    if not isinstance(html, str) or not may_sell(html):  # other pages skip the record
-        return markdown
-    record = extract_product(html, url)
-    if not record["is_product"]:
-        return markdown
     return product_header(record) + "\n\n" + without_name_heading(markdown, record["name"])
 
 
-def _single_product(html: str, url: str) -> dict | None:
-    """The record of the page's one product, or None (the record the header reads next)."""
+def single_product(html: str, url: str) -> dict | None:
+    """The product record of a single-product page, else None; read once per page, for its
+    main content and its header. Other pages skip the record (``may_sell``)."""
     if not isinstance(html, str) or not may_sell(html):
         return None
     record = extract_product(html, url)

@@ -196,6 +196,12 @@ _NUMBERED = re.compile(r"(.*[^0-9A-Za-z])([0-9a-f]{1,6})|(\D*)([0-9]+)")
 _STYLE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 
 
+def style_hides(node) -> bool:
+    """Whether the element's own style hides it (``display:none``, ``visibility:hidden``), which
+    the markdown converter then drops."""
+    return _STYLE_HIDDEN.search(node.attrs.sget("style", "") or "") is not None
+
+
 def streamed_into_place(body) -> None:
     """Moves the chunks of a page streamed from the server into their placeholders, shown. Such a
     page sends its late parts as hidden children of ``<body>`` that a script swaps for the empty
@@ -205,8 +211,7 @@ def streamed_into_place(body) -> None:
     chunks = {}
     node = body.child
     while node is not None:
-        if node.is_element_node and node.id and ("hidden" in node.attrs or _STYLE_HIDDEN.search(
-                node.attrs.sget("style", "") or "")):
+        if node.is_element_node and node.id and ("hidden" in node.attrs or style_hides(node)):
             numbered = _numbered(node.id)
             if numbered:
                 chunks[numbered[1]] = (numbered[0], node)
@@ -286,12 +291,10 @@ def _starts_a_word(hint: str, prefixes: tuple) -> bool:
 
 def unhide(node) -> None:
     """Content kept although hidden is shown: the markdown converter drops what is hidden."""
-    attrs = node.attrs
-    if "hidden" in attrs:
-        del attrs["hidden"]
-    style = (attrs.sget("style", "") or "").replace(" ", "").lower()
-    if "display:none" in style or "visibility:hidden" in style:
-        del attrs["style"]
+    if "hidden" in node.attrs:
+        del node.attrs["hidden"]
+    if style_hides(node):
+        del node.attrs["style"]
 
 
 def _repeated_link(node) -> bool:

@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               hint_weight, prune, remove_outermost)
+                                               hint_weight, prune, remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -459,9 +459,9 @@ def _own_text(node) -> str:
 
 
 def _styled_hidden(node) -> bool:
+    """Whether the node or an ancestor is hidden by its style (``style_hides``)."""
     while node is not None:
-        style = (node.attrs.sget("style", "") or "").replace(" ", "").lower() if node.is_element_node else ""
-        if "display:none" in style or "visibility:hidden" in style:
+        if node.is_element_node and style_hides(node):
             return True
         node = node.parent
     return False
