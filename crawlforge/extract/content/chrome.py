@@ -68,14 +68,20 @@ def class_and_id(node) -> str:
 @lru_cache(maxsize=8192)
 def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     hint = hint.lower()
-    strong = weak = positive = False
-    prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
+    found = 0
     for word in _WORD.findall(hint):
-        strong = strong or word.startswith(prefixes) or word in _STRONG_WORDS
-        weak = weak or word in _WEAK_WORDS
-        positive = positive or word.startswith(_POSITIVE_PREFIXES)
-    weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
-    return strong, weak, positive
+        found |= _word_class(word, thread)
+    weak = found & 2 or any(phrase in hint for phrase in _WEAK_PHRASES)
+    return bool(found & 1), bool(weak), bool(found & 4)
+
+
+@lru_cache(maxsize=16384)
+def _word_class(word: str, thread: bool) -> int:
+    """One class/id word's (strong 1, weak 2, content 4) bits: words recur on far more pages
+    than the class strings they make up, which are each site's own."""
+    prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
+    return (word.startswith(prefixes) or word in _STRONG_WORDS) | (word in _WEAK_WORDS) << 1 \
+        | word.startswith(_POSITIVE_PREFIXES) << 2
 
 
 _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
