@@ -38,7 +38,7 @@ _CONTAINERS = frozenset({"div", "section", "article", "main", "td", "body", "for
 def text_blocks(root) -> dict:
     """Text length, link-text length and commas of each nearest block ancestor of text."""
     blocks = {}
-    for node in root.traverse(include_text=True):
+    for node in root.traverse(include_text=True, skip_empty=True):  # blank runs: no text
         if node.tag != "-text":
             continue
         text = node.text_content
