@@ -163,20 +163,33 @@ _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" point
 def subtree_text(blocks: dict, roots: list) -> dict:
     """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
-    sums = {}
+    sums, up, outside = {}, {}, set()  # up: mem_id -> its parent's (None for a root), each node read once
     for block, size, links, commas in blocks.values():
         path, node = [], block
-        while node is not None and node.mem_id not in root_ids:
-            path.append(node)
+        while node is not None:
+            mem_id = node.mem_id
+            if mem_id in up or mem_id in outside:
+                break
+            path.append(mem_id)
+            if mem_id in root_ids:
+                break
             node = node.parent
-        if node is None:
+        if node is None or node.mem_id in outside:
+            outside.update(path)
             continue
-        path.append(node)
-        for node in path:
-            entry = sums.setdefault(node.mem_id, [0, 0, 0])
+        for child, parent in zip(path, path[1:]):
+            up[child] = parent
+            sums[child] = [0, 0, 0]
+        if path and path[-1] not in up:
+            up[path[-1]] = None if path[-1] in root_ids else node.mem_id
+            sums[path[-1]] = [0, 0, 0]
+        mem_id = block.mem_id
+        while mem_id is not None:
+            entry = sums[mem_id]
             entry[0] += size
             entry[1] += links
             entry[2] += commas
+            mem_id = up[mem_id]
     return sums
 
 
