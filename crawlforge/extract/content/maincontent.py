@@ -717,7 +717,7 @@ def lead_of(body, nodes: list):
             break
         near.add(node.mem_id)
         node = node.parent
-    for candidate in body.css(_LEAD):
+    for candidate in _near_root(body, nodes[0]).css(_LEAD):
         text = candidate.text(deep=True, strip=True)
         if not 40 <= len(text) <= 800 or link_density(candidate) > 0.3:
             continue
@@ -729,6 +729,17 @@ def lead_of(body, nodes: list):
             if node.mem_id in near:
                 return candidate
     return None
+
+
+def _near_root(body, node):
+    """The highest of `node` and its four ancestors under `body`, else `body`: a lead returned
+    sits inside one of them, so only its subtree is searched (a search of the whole page's
+    classes for a dozen words costs most of the lead's time)."""
+    chain = []
+    while node is not None and node.mem_id != body.mem_id:
+        chain.append(node)
+        node = node.parent
+    return chain[4] if node is not None and len(chain) > 4 else body
 
 
 def product_container(body, best):
