@@ -415,7 +415,8 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
         sizes = [(node, share, len(node.text(deep=True, strip=True))) for node, share in large]
         spared = _page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
-    in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")}
+    in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
+        if found and body.css_first("pre, code") is not None else set()
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
