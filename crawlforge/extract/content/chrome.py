@@ -68,20 +68,32 @@ def class_and_id(node) -> str:
 @lru_cache(maxsize=8192)
 def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     hint = hint.lower()
-    found = 0
-    for word in _WORD.findall(hint):
-        found |= _word_class(word, thread)
-    weak = found & 2 or any(phrase in hint for phrase in _WEAK_PHRASES)
-    return bool(found & 1), bool(weak), bool(found & 4)
-
-
-@lru_cache(maxsize=16384)
-def _word_class(word: str, thread: bool) -> int:
-    """One class/id word's (strong 1, weak 2, content 4) bits: words recur on far more pages
-    than the class strings they make up, which are each site's own."""
+    strong = weak = positive = False
     prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
-    return (word.startswith(prefixes) or word in _STRONG_WORDS) | (word in _WEAK_WORDS) << 1 \
-        | word.startswith(_POSITIVE_PREFIXES) << 2
+    for word in _VOCABULARY_WORDS(hint):
+        strong = strong or word.startswith(prefixes) or word in _STRONG_WORDS
+        weak = weak or word in _WEAK_WORDS
+        positive = positive or word.startswith(_POSITIVE_PREFIXES)
+    weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
+    return strong, weak, positive
+
+
+def _trie(words: list) -> str:
+    """One regex of `words`, none the start of another, as a trie (`a(?:d|rticle)`): dozens
+    of words tried one by one at each letter of a class are three times slower."""
+    heads: dict = {}
+    for word in words:
+        heads.setdefault(word[0], []).append(word[1:])
+    branches = [re.escape(head) + (_trie(tails) if tails != [""] else "") for head, tails in sorted(heads.items())]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+_STARTS = {word for word in (*_STRONG_PREFIXES, *_STRONG_WORDS, *_WEAK_WORDS, *_POSITIVE_PREFIXES)
+           if re.fullmatch("[a-z]+", word)}  # a word (`_WORD`) is letters only
+_VOCABULARY_WORDS = re.compile(r"(?<![a-z0-9])%s[a-z]*" % _trie(
+    [word for word in _STARTS if not any(other != word and word.startswith(other) for other in _STARTS)])).findall
+"""The words of a class or id (as `_WORD` finds them) that begin with a word `_classify` looks
+for: the others say nothing, and a class's words are found three times faster so."""
 
 
 _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
