@@ -214,21 +214,20 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
             size, links, commas = sums.get(node.mem_id, (0, 0, 0))
             if size > half:
                 continue
-            weight = hint_weight(node, thread)
             if not size:
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
-            elif weight < 0:
+            elif (weight := hint_weight(node, thread)) < 0:
                 doomed.append(node)
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
                     and not (linked_prose and size - links >= POST_TEXT):
                 doomed.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
-             if node.mem_id in sums and node.mem_id not in root_ids
+             if size < 120 and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
              and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True), counts))]
     doomed += [node for node, size, links, _ in blocks.values()
-               if node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and links > size * _LINK_LINE and not (thread and node.tag in HEADINGS)
+               if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
+               and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
     doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
