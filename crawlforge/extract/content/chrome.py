@@ -30,6 +30,7 @@ _STRONG_WORDS = frozenset(phrases("ad_class_words"))
 _WEAK_WORDS = frozenset(phrases("weak_class_words"))
 """Whole class/id words that mark chrome unless a content word is there too."""
 _WEAK_PHRASES = phrases("weak_class_phrases")
+_WEAK_PHRASE = re.compile("|".join(map(re.escape, _WEAK_PHRASES)) or "(?!)").search
 _POSITIVE_PREFIXES = phrases("content_class_prefixes")
 _THREAD_STRONG_PREFIXES = tuple(word for word in _STRONG_PREFIXES
                                 if not word.startswith(phrases("thread_class_prefixes")))
@@ -74,7 +75,7 @@ def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
         strong = strong or word.startswith(prefixes) or word in _STRONG_WORDS
         weak = weak or word in _WEAK_WORDS
         positive = positive or word.startswith(_POSITIVE_PREFIXES)
-    weak = weak or any(phrase in hint for phrase in _WEAK_PHRASES)
+    weak = weak or _WEAK_PHRASE(hint) is not None
     return strong, weak, positive
 
 
@@ -412,7 +413,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
     With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
     found, large = [], []
     for node in body.css("[class], [id]"):
-        strong, weak, positive = hint_words(node, thread)
+        strong, weak, positive = _classify(class_and_id(node), thread)  # hint_words, a call less per node
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and _ads_only(node) and _holds_prose(node):
