@@ -125,7 +125,7 @@ def sibling_groups(body):
 def _first_class(node) -> str:
     """The first word of the class: cards of one run share it, while the rest names each item
     (WooCommerce's `product type-product post-123 instock ...`)."""
-    words = (node.attributes.get("class") or "").split()
+    words = node.attrs.sget("class", "").split()  # not ``attributes``: a dict of them all
     return words[0] if words else ""
 
 
