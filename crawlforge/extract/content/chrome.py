@@ -124,16 +124,16 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     body = tree.body
     if body is None:
         return bool(thread)
-    total = len(body.text(deep=True, strip=True))
+    total, whole = None, []  # whole: the text's length, scripts' too (`_over_half`)
     forms = [form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None]
     for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
-        if len(noscript.text(deep=True, strip=True)) > total / 2 or _holds_prose(noscript):
+        if _over_half(noscript, body, whole) or _holds_prose(noscript):
             noscript.unwrap()
     for iframe in body.css("iframe"):
-        if len(iframe.text(deep=True, strip=True)) > total / 2:
+        if _over_half(iframe, body, whole):
             swallowed(iframe)
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
-        if len(svg.text(deep=True, strip=True)) > total / 2:
+        if _over_half(svg, body, whole):
             svg.unwrap()
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
@@ -169,6 +169,16 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holding = _holding(body, _PROTECTED) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def _over_half(node, body, whole: list) -> bool:
+    """Whether the node holds more than half of the body's text. `whole` keeps the body's text
+    length, read for the first node with text, before any is changed: most pages' noscripts,
+    iframes and drawings hold none, and the body's text with its scripts is long."""
+    size = len(node.text(deep=True, strip=True))
+    if size and not whole:
+        whole.append(len(body.text(deep=True, strip=True)))
+    return size > 0 and size > whole[0] / 2
 
 
 def swallowed(iframe) -> None:
