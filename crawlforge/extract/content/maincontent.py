@@ -105,6 +105,8 @@ def top_candidate(scores: dict):
     ranked = sorted(scores.values(), key=lambda e: e[1], reverse=True)[:8]
     best, best_score = None, 0.0
     for node, score in ranked:
+        if score <= best_score:
+            continue  # the discount only brings it closer to 0, never above the best
         score *= 1 - link_density(node)
         if score > best_score:
             best, best_score = node, score
