@@ -702,10 +702,19 @@ def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
         return [container], [node for node in (body.css_first("h1"), container.css_first("[itemprop=price]"))
                              if node is not None]
     nodes = with_siblings(best, best_score, scores)
-    if sum(len(node.text(deep=True, strip=True)) for node in nodes) < 200:
+    if not _holds_text(nodes, 200):
         return [body], None  # no block stands out: keep the pruned page, not a scrap
     lead = lead_of(body, nodes)
     return ([lead] + nodes if lead is not None else nodes), None
+
+
+def _holds_text(nodes: list, size: int) -> bool:
+    """Whether the nodes hold `size` characters of text together, read node by node until they do."""
+    for node in nodes:
+        size -= len(node.text(deep=True, strip=True))
+        if size <= 0:
+            return True
+    return False
 
 
 def lead_of(body, nodes: list):
