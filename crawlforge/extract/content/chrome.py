@@ -145,11 +145,12 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    remove_outermost(node for node in body.css(", ".join(tags)) if not _holds_page(node))
+    holds_page = _holding(body, _PAGE_MAIN)  # `_holds_page` of each node below, from one search
+    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
     doomed = []
     for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], "
                          "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
-        if _holds_page(node) or _folded(node):
+        if node.mem_id in holds_page or _folded(node):  # what it removed held no main
             unhide(node)
         elif not _repeated_link(node):
             doomed.append(node)
@@ -354,7 +355,10 @@ def _holding(body, selector: str) -> set:
 def _holds_page(node) -> bool:
     """A chrome tag or role around the content: an unclosed `<aside>` wrapping `<main>`, a
     modal or dialog the page is rendered in. An ancestor of the page's main is never chrome."""
-    return node.css_first("main, [role=main]") is not None
+    return node.css_first(_PAGE_MAIN) is not None
+
+
+_PAGE_MAIN = "main, [role=main]"
 
 
 def _ads_only(node) -> bool:
