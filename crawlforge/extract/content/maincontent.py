@@ -56,7 +56,7 @@ def text_blocks(root) -> dict:
             entry = blocks[parent.mem_id] = [parent, 0, 0, 0]
         entry[1] += size
         entry[2] += size if in_link else 0
-        entry[3] += text.count(",") + text.count("，") + text.count("、")
+        entry[3] += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
     for block in root.css(_LINKED_BLOCKS):  # teaser cards: a whole block inside a link
         entry = blocks.get(block.mem_id)
         if entry is not None:
