@@ -795,6 +795,7 @@ def widen(best, blocks: dict):
     if not chain:
         return best
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
+    under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
     for block, size, links, _ in blocks.values():
         if size >= 80 and links <= size * 0.3:  # a paragraph of prose
             value = size - 3 * links
@@ -802,10 +803,14 @@ def widen(best, blocks: dict):
             value = -2 * size if links * 2 > size else -size
         if block.tag in HEADINGS:
             value = max(value, 0)
-        while block is not None and block.mem_id not in gain:
-            block = block.parent
-        if block is not None:
-            gain[block.mem_id] += value
+        path, node = [], block  # under: each node walked once, for the first block below it
+        while node is not None and node.mem_id not in gain and node.mem_id not in under:
+            path.append(node.mem_id)
+            node = node.parent
+        target = None if node is None else node.mem_id if node.mem_id in gain else under[node.mem_id]
+        under.update(dict.fromkeys(path, target))
+        if target is not None:
+            gain[target] += value
     total, top, chosen = 0.0, float("-inf"), best
     for node in chain:
         total += gain[node.mem_id]
