@@ -480,12 +480,19 @@ def remove_outermost(nodes) -> None:
 def outermost(nodes) -> list:
     """The nodes not inside another of them."""
     nodes = list(nodes)
-    ids = {node.mem_id for node in nodes}
+    clear = dict.fromkeys((node.mem_id for node in nodes), False)  # mem_id -> none of them at or above it
     found = []
     for node in nodes:
-        parent = node.parent
-        while parent is not None and parent.mem_id not in ids:
+        path, parent, outer = [], node.parent, True  # each ancestor walked once, for the first node below it
+        while parent is not None:
+            outer = clear.get(parent.mem_id)
+            if outer is not None:
+                break
+            path.append(parent.mem_id)
             parent = parent.parent
-        if parent is None:
+        else:
+            outer = True
+        clear.update(dict.fromkeys(path, outer))
+        if outer:
             found.append(node)
     return found
