@@ -492,7 +492,8 @@ def outermost(nodes) -> list:
             parent = parent.parent
         else:
             outer = True
-        clear.update(dict.fromkeys(path, outer))
+        for mem_id in path:
+            clear[mem_id] = outer
         if outer:
             found.append(node)
     return found

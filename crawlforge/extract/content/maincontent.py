@@ -803,12 +803,16 @@ def widen(best, blocks: dict):
             value = -2 * size if links * 2 > size else -size
         if block.tag in HEADINGS:
             value = max(value, 0)
-        path, node = [], block  # under: each node walked once, for the first block below it
-        while node is not None and node.mem_id not in gain and node.mem_id not in under:
-            path.append(node.mem_id)
+        path, node, target = [], block, None  # under: each node walked once, for the first block below it
+        while node is not None:
+            mem_id = node.mem_id
+            if mem_id in gain or mem_id in under:
+                target = mem_id if mem_id in gain else under[mem_id]
+                break
+            path.append(mem_id)
             node = node.parent
-        target = None if node is None else node.mem_id if node.mem_id in gain else under[node.mem_id]
-        under.update(dict.fromkeys(path, target))
+        for mem_id in path:
+            under[mem_id] = target
         if target is not None:
             gain[target] += value
     total, top, chosen = 0.0, float("-inf"), best
