@@ -39,7 +39,7 @@ def text_blocks(root) -> dict:
     """Text length, link-text length and commas of each nearest block ancestor of text."""
     blocks = {}
     for node in root.traverse(include_text=True, skip_empty=True):  # blank runs: no text
-        if node.tag != "-text":
+        if not node.is_text_node:  # not its tag: an element's is a new string each time
             continue
         text = node.text_content
         size = len(text.strip()) if text else 0
