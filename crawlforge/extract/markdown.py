@@ -11,7 +11,7 @@ from html_to_markdown import (CodeBlockStyle, ConversionOptions, HeadingStyle, H
                               InlineDataMedia, LinkStyle, ListIndentType, NewlineStyle, OutputFormat,
                               PreprocessingOptions, TierStrategy, UrlEscapeStyle, WhitespaceMode, convert)
 
-from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
+from crawlforge.extract.content.chrome import NON_CONTENT_TAGS, near_tags
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
@@ -223,24 +223,13 @@ def _separate_touching(root) -> None:
     Pages lay such runs out as blocks with CSS; converted inline, sentences and fields (name and
     size, label and value) would run together. Code, sub- and superscripts keep their layout.
     """
-    in_code = {node.mem_id for node in root.css("pre *, code *")} if _near_code(root) else set()
+    in_code = {node.mem_id for node in root.css("pre *, code *")} if near_tags(root, ("pre", "code")) else set()
     touching = [(prev, node) for node in root.css("*") if node.tag not in _SCRIPTS and node.mem_id not in in_code
                 and (prev := node.prev) is not None and prev.is_element_node and prev.tag not in _SCRIPTS]
     for prev, node in touching:
         before, after = prev.text(deep=True), node.text(deep=True)
         if before and after and _touch(before[-1], after[0]):
             node.insert_before(" ")
-
-
-def _near_code(root) -> bool:
-    """Whether `root` is, holds or sits in a `pre` or `code`: most content holds no code, and
-    finding the nodes inside code costs a walk up from each node."""
-    if root.css_first("pre, code") is not None:  # the root itself too
-        return True
-    node = root.parent
-    while node is not None and node.tag not in ("pre", "code"):
-        node = node.parent
-    return node is not None
 
 
 def _touch(last: str, first: str) -> bool:

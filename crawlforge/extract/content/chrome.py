@@ -471,6 +471,17 @@ NAMED_CARDS = 3
 """Nodes sharing a class from which their summed text counts, as one node's would."""
 
 
+def near_tags(root, tags: tuple) -> bool:
+    """Whether `root` is, holds or sits in an element of `tags`: a descendant selector (`pre *`,
+    `header p`) walks up from each node it tries, so a root with none of them near skips it."""
+    if root.css_first(", ".join(tags)) is not None:  # the root itself too
+        return True
+    node = root.parent
+    while node is not None and node.tag not in tags:
+        node = node.parent
+    return node is not None
+
+
 def remove_outermost(nodes) -> None:
     """Decomposes nodes, skipping those inside another doomed node (lexbor frees the subtree)."""
     for node in outermost(nodes):

@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               hint_weight, prune, remove_outermost, style_hides)
+                                               hint_weight, near_tags, prune, remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -231,7 +231,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
-    doomed += [node for root in nodes for node in root.css("header p, header div, header ul, header span")
+    doomed += [node for root in nodes if near_tags(root, ("header",))
+               for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums)
