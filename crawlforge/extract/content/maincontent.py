@@ -156,7 +156,8 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|content|text)|"
                          r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
-_LEAD = ", ".join([f"[class*={word}]" for word in phrases("lead_classes")] + ["[itemprop=description]"])
+_LEAD_CLASSES = phrases("lead_classes")
+_LEAD = ", ".join([f"[class*={word}]" for word in _LEAD_CLASSES] + ["[itemprop=description]"])
 _CREDIT = re.compile(rf"[(\[]?\s*(?:{pattern('credit_lines').pattern})", re.IGNORECASE)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
@@ -729,7 +730,7 @@ def lead_of(body, nodes: list):
             break
         near.add(node.mem_id)
         node = node.parent
-    for candidate in _near_root(body, nodes[0]).css(_LEAD):
+    for candidate in _lead_candidates(body, nodes[0], chosen):
         text = candidate.text(deep=True, strip=True)
         if not 40 <= len(text) <= 800 or link_density(candidate) > 0.3:
             continue
@@ -743,15 +744,50 @@ def lead_of(body, nodes: list):
     return None
 
 
-def _near_root(body, node):
-    """The highest of `node` and its four ancestors under `body`, else `body`: a lead returned
-    sits inside one of them, so only its subtree is searched (a search of the whole page's
-    classes for a dozen words costs most of the lead's time)."""
-    chain = []
+def _lead_candidates(body, first, chosen: set):
+    """The nodes `_LEAD` matches that `lead_of` may return, in document order: those under the
+    highest of `first` and its four ancestors below `body` (else under `body`), as a lead it
+    returns sits in one of them, but for what the chosen nodes hold (walking up from there it
+    meets a chosen node first). That leaves the content, most of the subtree, unsearched: a
+    search of a page's classes for a dozen words costs most of the lead's time."""
+    route, node = [], first
     while node is not None and node.mem_id != body.mem_id:
-        chain.append(node)
+        route.append(node)
         node = node.parent
-    return chain[4] if node is not None and len(chain) > 4 else body
+    if node is None:
+        yield from body.css(_LEAD)
+        return
+    route = route[:5] if len(route) > 4 else route + [body]
+    yield from _leads_around(route[::-1], chosen)
+
+
+def _leads_around(route: list, chosen: set):
+    """`_LEAD`'s matches under `route[0]` in document order, but inside the chosen nodes;
+    `route` runs down to the first chosen node, the nodes on it and the chosen ones are tested
+    alone (`_marked_lead`), the others' subtrees searched."""
+    node = route[0]
+    if _marked_lead(node):
+        yield node
+    if node.mem_id in chosen:
+        return
+    child = node.child
+    while child is not None:
+        if not child.is_element_node:
+            pass
+        elif len(route) > 1 and child.mem_id == route[1].mem_id:
+            yield from _leads_around(route[1:], chosen)
+        elif child.mem_id in chosen:
+            if _marked_lead(child):
+                yield child
+        else:
+            yield from child.css(_LEAD)
+        child = child.next
+
+
+def _marked_lead(node) -> bool:
+    """The node itself matches `_LEAD` (lexbor's attribute tests are case-sensitive)."""
+    attrs = node.attrs
+    return any(word in attrs.sget("class", "") for word in _LEAD_CLASSES) or attrs.get("itemprop") == "description"
 
 
 def product_container(body, best):
