@@ -66,21 +66,24 @@ def text_blocks(root) -> dict:
 
 def score_candidates(blocks: dict) -> dict:
     """Readability's vote: each text block adds to its container and two more ancestors."""
-    scores = {}
+    scores, up = {}, {}  # up: mem_id -> parent, each read once
     for node, size, links, commas in blocks.values():
         if size < 25:
             continue
         points = (1 + commas + min(size / 100, 3)) * (1 - links / size)
         ancestor = node if node.tag in _CONTAINERS else node.parent
         for divisor in (1, 2, 3):
-            if ancestor is None or ancestor.tag == "html":
+            if ancestor is None:
                 break
-            entry = scores.get(ancestor.mem_id)
+            mem_id = ancestor.mem_id
+            entry = scores.get(mem_id)
             if entry is None:
+                if ancestor.tag == "html":  # never scored, so a scored node is no html
+                    break
                 weight = _TAG_WEIGHT.get(ancestor.tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
-                entry = scores[ancestor.mem_id] = [ancestor, weight]
+                entry = scores[mem_id] = [ancestor, weight]
             entry[1] += points / divisor
-            ancestor = ancestor.parent
+            ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
     return scores
 
 
