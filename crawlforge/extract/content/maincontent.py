@@ -687,7 +687,8 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
     article found."""
     if _holds(nodes, root):
         return 0.0
-    whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0))
+    whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0)) if root.tag != "body" else \
+        (sum(entry[1] for entry in blocks.values()), sum(entry[2] for entry in blocks.values()))  # all of them
     part = subtree_text(blocks, nodes)
     kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
     reading = whole[0] - whole[1]
