@@ -111,12 +111,17 @@ _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "
 def sibling_groups(body):
     """Runs of element siblings sharing tag and first class word (cards, posts, results), per parent."""
     for parent in body.css("ul, ol, div, section, main, article, tbody"):
-        groups = {}
+        children, tags = [], {}
         child = parent.child
         while child is not None:
-            if child.is_element_node and child.tag not in _NOT_CARDS:
-                groups.setdefault((child.tag, _first_class(child)), []).append(child)
+            if child.is_element_node and (tag := child.tag) not in _NOT_CARDS:
+                children.append((tag, child))
+                tags[tag] = tags.get(tag, 0) + 1
             child = child.next
+        groups = {}
+        for tag, child in children:
+            if tags[tag] > 1:  # a tag of one child makes no run: its class is not read
+                groups.setdefault((tag, _first_class(child)), []).append(child)
         for members in groups.values():
             if len(members) >= 2:
                 yield parent, members
