@@ -211,6 +211,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     content; `copies`: a block repeating an earlier one goes (`repeats`)."""
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
+    text = text_memo()  # the tree stays as it is until the removals at the end
     doomed = []
     for root in nodes:
         half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
@@ -230,7 +231,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                 doomed.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
              if size < 120 and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
-             and (_is_credit(node, size) or size < 80 and _is_bare_line(node.text(deep=True, strip=True), counts))]
+             and (_is_credit(node, size, text) or size < 80 and _is_bare_line(text(node), counts))]
     doomed += [node for node, size, links, _ in blocks.values()
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
@@ -239,8 +240,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
                and not _is_lead(node)]
-    doomed += chrome_sections(nodes, blocks, sums)
-    doomed += excerpt_lists(nodes, blocks, sums)
+    doomed += chrome_sections(nodes, blocks, sums, text)
+    doomed += excerpt_lists(nodes, blocks, sums, text)
     kept = _holding_any(keep)
     for card in cards:
         kept |= _with_ancestors(card)
@@ -254,6 +255,20 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+def text_memo():
+    """`node.text(deep=True, strip=True)`, each node's read once: for a pass that reads the same
+    blocks' text again and again on a tree it does not change (the cleanup's line, section and
+    excerpt tests)."""
+    memo = {}
+
+    def text(node) -> str:
+        found = memo.get(node.mem_id)
+        if found is None:
+            found = memo[node.mem_id] = node.text(deep=True, strip=True)
+        return found
+    return text
 
 
 def _holding_any(nodes) -> set:
@@ -274,24 +289,25 @@ def _with_ancestors(node) -> set:
     return ids
 
 
-def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
+def chrome_sections(roots: list, blocks: dict, sums: dict, text=None) -> list:
     """Sections that a short boilerplate line titles (`Related articles`, `Subscribe`, `Source:`).
 
     The line goes with the widest box it opens, or, as a heading, with what follows it up to the
-    next heading, as long as that holds less than a third of the content.
+    next heading, as long as that holds less than a third of the content. `text`: a `text_memo`.
     """
+    text_of = text or text_memo()
     root_ids = {root.mem_id: sums.get(root.mem_id, (0,))[0] / 3 for root in roots}
     found = []
     for node, size, _, _ in blocks.values():
         if size >= 200 or node.mem_id not in sums or node.mem_id in root_ids:
             continue
-        text = node.text(deep=True, strip=True)
+        text = text_of(node)
         if len(text) >= 200 or not BOILERPLATE_LINE.match(text):
             continue  # a box whose own text is a short line may hold a section after it
         limit, box = root_ids[_root_of(node, root_ids).mem_id], node
         while box.parent is not None and box.parent.mem_id not in root_ids \
                 and sums.get(box.parent.mem_id, (limit + 1,))[0] <= limit \
-                and box.parent.text(deep=True, strip=True).startswith(text):
+                and text_of(box.parent).startswith(text):
             box = box.parent
         found.append(box)
         if box is node and node.tag in HEADINGS:
@@ -302,16 +318,17 @@ def chrome_sections(roots: list, blocks: dict, sums: dict) -> list:
 _EXCERPT_END = re.compile(r"(?:…|\.\.\.)\s*[\])]?$")
 
 
-def excerpt_lists(roots: list, blocks: dict, sums: dict) -> list:
+def excerpt_lists(roots: list, blocks: dict, sums: dict, text=None) -> list:
     """Boxes made mostly of cut-off excerpts (`... […]`): teasers of other posts.
 
     Such a box may hold more text than the post itself, so only a box leaving a tenth of the
-    content behind is kept for that reason.
+    content behind is kept for that reason. `text`: a `text_memo`.
     """
+    text = text or text_memo()
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
     for node, size, _, _ in blocks.values():
-        if size < 50 or node.mem_id not in sums or not _EXCERPT_END.search(node.text(deep=True, strip=True)):
+        if size < 50 or node.mem_id not in sums or not _EXCERPT_END.search(text(node)):
             continue
         ancestor = node.parent
         while ancestor is not None and ancestor.mem_id not in root_ids:
@@ -385,12 +402,12 @@ def _is_lead(node) -> bool:
     return node.css_first(_LEAD) is not None
 
 
-def _is_credit(node, size: int) -> bool:
+def _is_credit(node, size: int, text_of) -> bool:
     """A short line that credits a photo, names a source, titles a contact or labels an ad
     (`Foto: dpa`, `(Photo: AP)`, `©`, `Quelle: dpa`, `Kontakt:`, `Anzeige`)."""
     if size >= 120:
         return False
-    text = node.text(deep=True, strip=True)
+    text = text_of(node)
     # the block's own text is short, and all of it too
     return len(text) < 120 and bool(_CREDIT.match(text) or AD_LABEL.match(text))
 
