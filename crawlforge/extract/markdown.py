@@ -224,8 +224,9 @@ def _separate_touching(root) -> None:
     size, label and value) would run together. Code, sub- and superscripts keep their layout.
     """
     in_code = {node.mem_id for node in root.css("pre *, code *")} if near_tags(root, ("pre", "code")) else set()
-    touching = [(prev, node) for node in root.css("*") if node.tag not in _SCRIPTS and node.mem_id not in in_code
-                and (prev := node.prev) is not None and prev.is_element_node and prev.tag not in _SCRIPTS]
+    touching = [(prev, node) for node in root.css("*")  # most elements follow a blank, no element: tested first
+                if (prev := node.prev) is not None and prev.is_element_node and node.mem_id not in in_code
+                and node.tag not in _SCRIPTS and prev.tag not in _SCRIPTS]
     for prev, node in touching:
         before, after = prev.text(deep=True), node.text(deep=True)
         if before and after and _touch(before[-1], after[0]):
