@@ -808,7 +808,8 @@ def _leads_around(route: list, chosen: set):
 def _marked_lead(node) -> bool:
     """The node itself matches `_LEAD` (lexbor's attribute tests are case-sensitive)."""
     attrs = node.attrs
-    return any(word in attrs.sget("class", "") for word in _LEAD_CLASSES) or attrs.get("itemprop") == "description"
+    classes = attrs.sget("class", "")
+    return bool(classes) and any(word in classes for word in _LEAD_CLASSES) or attrs.get("itemprop") == "description"
 
 
 def product_container(body, best):
