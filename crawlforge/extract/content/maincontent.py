@@ -169,9 +169,9 @@ _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" point
 def subtree_text(blocks: dict, roots: list) -> dict:
     """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
-    sums, up, outside = {}, {}, set()  # up: mem_id -> its parent's (None for a root), each node read once
+    sums, up, depth, outside = {}, {}, {}, set()  # up: mem_id -> its parent's (None for a root)
     for block, size, links, commas in blocks.values():
-        path, node = [], block
+        path, node = [], block  # each node read once, for the first block below it
         while node is not None:
             mem_id = node.mem_id
             if mem_id in up or mem_id in outside:
@@ -183,19 +183,22 @@ def subtree_text(blocks: dict, roots: list) -> dict:
         if node is None or node.mem_id in outside:
             outside.update(path)
             continue
-        for child, parent in zip(path, path[1:]):
-            up[child] = parent
-            sums[child] = [0, 0, 0]
-        if path and path[-1] not in up:
-            up[path[-1]] = None if path[-1] in root_ids else node.mem_id
-            sums[path[-1]] = [0, 0, 0]
-        mem_id = block.mem_id
-        while mem_id is not None:
-            entry = sums[mem_id]
-            entry[0] += size
-            entry[1] += links
-            entry[2] += commas
-            mem_id = up[mem_id]
+        if path:
+            above, level = (None, -1) if path[-1] in root_ids else (node.mem_id, depth[node.mem_id])
+            for mem_id in reversed(path):
+                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, [0, 0, 0]
+                above, level = mem_id, level + 1
+        entry = sums[block.mem_id]
+        entry[0] += size
+        entry[1] += links
+        entry[2] += commas
+    for mem_id in sorted(sums, key=depth.__getitem__, reverse=True):  # each node's sums go up once
+        parent = up[mem_id]
+        if parent is not None:
+            own, entry = sums[mem_id], sums[parent]
+            entry[0] += own[0]
+            entry[1] += own[1]
+            entry[2] += own[2]
     return sums
 
 
