@@ -112,12 +112,10 @@ def sibling_groups(body):
     """Runs of element siblings sharing tag and first class word (cards, posts, results), per parent."""
     for parent in body.css("ul, ol, div, section, main, article, tbody"):
         children, tags = [], {}
-        child = parent.child
-        while child is not None:
+        for child in parent.iter():  # lexbor passes over the text nodes
             if child.is_element_node and (tag := child.tag) not in _NOT_CARDS:
                 children.append((tag, child))
                 tags[tag] = tags.get(tag, 0) + 1
-            child = child.next
         groups = {}
         for tag, child in children:
             if tags[tag] > 1:  # a tag of one child makes no run: its class is not read
