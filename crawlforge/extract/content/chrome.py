@@ -63,7 +63,7 @@ def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
 def class_and_id(node) -> str:
     """The node's class and id, one blank between: two lookups of their own (``node.attributes``
     builds a dict of every attribute, on each of a page's thousand nodes with a class or id)."""
-    return f"{node.attrs.sget('class', '') or ''} {node.id or ''}"
+    return f"{node.attrs.sget('class', '')} {node.id or ''}"  # sget: "" for none
 
 
 @lru_cache(maxsize=8192)
