@@ -794,18 +794,16 @@ def _leads_around(route: list, chosen: set):
         yield node
     if node.mem_id in chosen:
         return
-    child = node.child
-    while child is not None:
+    for child in node.iter():  # lexbor passes over the text nodes
         if not child.is_element_node:
-            pass
-        elif len(route) > 1 and child.mem_id == route[1].mem_id:
+            continue
+        if len(route) > 1 and child.mem_id == route[1].mem_id:
             yield from _leads_around(route[1:], chosen)
         elif child.mem_id in chosen:
             if _marked_lead(child):
                 yield child
         else:
             yield from child.css(_LEAD)
-        child = child.next
 
 
 def _marked_lead(node) -> bool:
