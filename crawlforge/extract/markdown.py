@@ -256,7 +256,7 @@ def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> 
         return
     dead, anchors = [], []
     for link in root.css("a"):
-        attrs = link.attributes
+        attrs = link.attrs  # not ``attributes``: a dict of them all, for two
         href = attrs.get("href")
         target = clean_url(href, base, tracking_params) if href else None
         if target is None:
