@@ -97,10 +97,11 @@ class Page:
 
     @cached_property
     def head_tree(self) -> LexborHTMLParser | None:
-        """A lexbor parse of the text before ``</head>`` (the whole page when there is none), for
-        the head readers: scripting on, as in a browser, so a tracking ``<img>`` in a
-        ``<noscript>`` does not end the head (the shared parse has it off). None when blank."""
-        text = self.html[: self.head_end]
+        """A lexbor parse of the text before ``</head>`` (the page, or a huge page's outline, when
+        there is none), for the head readers: scripting on, as in a browser, so a tracking
+        ``<img>`` in a ``<noscript>`` does not end the head (the shared parse has it off). None
+        when blank."""
+        text = self.html[: self.head_end] if self.head_end < len(self.html) else self.outline
         return LexborHTMLParser(text.encode("utf-8", "surrogatepass"), scripting=True) if text.strip() else None
 
     @cached_property
