@@ -1,5 +1,6 @@
 """extract_structured_data on real product, article and Shopify pages (fixtures/structured)."""
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -205,6 +206,21 @@ def test_head_tags_found_after_php_warnings_before_html():
         "description": "Innovative Ideen f\u00fcr Bibliotheken,  Freie Inhalte und Interessantes aus dem Web",
         "canonical": "http://www.bibliothek2null.de/2014/05/18/alles-neue-mach-der-mai/",
     }
+
+
+def test_opengraph_read_past_a_tracking_pixel_in_a_noscript_in_the_head():
+    data = run("eval/boingboing.net.millenials.html", "https://boingboing.net/2013/07/19/hating-millennials-the-preju.html")
+    assert data.provenance["meta.title"] == "opengraph"
+    assert data.meta["image"].startswith("https://")
+    assert data.provenance["meta.image"] == "opengraph"
+
+
+def test_head_tags_written_in_the_body_after_an_early_head_end():
+    html = gzip.decompress((FIXTURES / "wcxb" / "0255.html.gz").read_bytes()).decode("utf-8")
+    data = extract_structured_data(html, "https://www.flowguard.com/blog/choosing-plumbing-material-whats-the-difference")
+    assert data.meta["title"] == "Choosing Plumbing Material: What's the Difference?"
+    assert data.meta["description"].startswith("What does plumbing in a safe, well-protected home look like?")
+    assert data.meta["canonical"] == "https://www.flowguard.com/blog/choosing-plumbing-material-whats-the-difference"
 
 
 class AlwaysFails(Extractor):

@@ -172,6 +172,10 @@ class ParsedPage:
             value = self._shared[make] = make(self)
             return value
 
+    def made(self, make):
+        """The ``shared`` value of ``make`` when a reader made it already, else None (made by none)."""
+        return self._shared.get(make)
+
     def handed(self, make):
         """``make(page)`` (never None) for a caller that keeps it as its own: the ``shared`` one when
         a reader made it already (then forgotten here: a later reader makes another), else a new one."""

@@ -7,6 +7,7 @@ script-stripped document), named payloads out; one regex pass per source, no
 DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of sources.
 """
 
+import os
 import re
 
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page
@@ -52,6 +53,8 @@ _FOLDED_VARIABLES = tuple((variable, variable.lower().encode()) for _, variable 
 _UNDERSCORED_RE = re.compile(b"__(?:%s)" % b"|".join(sorted(
     {re.escape(folded[2:]) for _, folded in _FOLDED_VARIABLES if folded.startswith(b"__")},
     key=len, reverse=True)))
+# The others' common start ("ytinitial"): one search rules them all out.
+_OTHERS_PREFIX = os.path.commonprefix([folded for _, folded in _FOLDED_VARIABLES if not folded.startswith(b"__")])
 _NEXT_F_PUSH_RE = re.compile(r"self\.__next_f\.push\(\s*\[\s*1\s*,\s*")
 _JSON_STRING_RE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
 _APOLLO_TRANSPORT_RE = re.compile(
@@ -94,11 +97,12 @@ def _present_variables(folded):
 
     A name starting with "__" counts when the one search for them all found it (an occurrence
     that search steps over overlaps an earlier name, so it follows a word character and is no
-    assignment); the others, each with a find.
+    assignment); the others, each with a find once their common start is there.
     """
     found = set(_UNDERSCORED_RE.findall(folded))
+    others = _OTHERS_PREFIX in folded
     return {variable for variable, name in _FOLDED_VARIABLES
-            if (any(name in match for match in found) if name.startswith(b"__") else name in folded)}
+            if (any(name in match for match in found) if name.startswith(b"__") else others and name in folded)}
 
 
 def _bracket_assignment(html, start, end):

@@ -233,7 +233,8 @@ def complete_doc(doc: dict) -> dict:
 
 def _literal_runs(pattern: re.Pattern) -> tuple:
     """The ASCII runs of literal text every match of ``pattern`` holds (none for a top-level
-    alternation): as str, or as lower-cased bytes when the pattern ignores case."""
+    alternation): as str, or as lower-cased bytes when the pattern ignores case. Longest first:
+    the rarest, so a page without it is scanned once (``_search`` stops at the first missing)."""
     runs, run = [], ""
     for op, code in [*_parser.parse(pattern.pattern, pattern.flags), (None, None)]:
         if op is _constants.LITERAL and code < 128:
@@ -242,7 +243,7 @@ def _literal_runs(pattern: re.Pattern) -> tuple:
         if run:
             runs.append(run.lower().encode() if pattern.flags & re.IGNORECASE else run)
         run = ""
-    return tuple(runs)
+    return tuple(sorted(runs, key=len, reverse=True))
 
 
 # A case-insensitive scan of a whole page costs ~1 ms per vendor pattern; substring tests for

@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 
 from itemadapter import ItemAdapter
 
+from crawlforge.extract.dom import known_page, utf8_html
 from crawlforge.extract.frontmatter import render_document
 
 SIZE_SLICE_CHARS = 1024 * 1024
@@ -14,9 +15,13 @@ SIZE_SLICE_CHARS = 1024 * 1024
 
 def utf8_length(text: str) -> int:
     """``len(text.encode("utf-8"))`` without a copy of a huge page: its length when it is ASCII,
-    else the sum over slices."""
+    the length of the UTF-8 its parsed page made already, else the sum over slices."""
     if text.isascii():
         return len(text)
+    page = known_page(text)
+    utf8 = page.made(utf8_html) if page is not None and not page.huge else None
+    if utf8 is not None:
+        return len(utf8)
     return sum(len(text[start : start + SIZE_SLICE_CHARS].encode("utf-8", "surrogatepass"))
                for start in range(0, len(text), SIZE_SLICE_CHARS))
 

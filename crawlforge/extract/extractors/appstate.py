@@ -11,6 +11,8 @@ product: a state's only priced object is often not what the page is about.
 
 from __future__ import annotations
 
+import re
+
 from crawlforge.extract import embedded
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
@@ -25,12 +27,24 @@ CURRENCY_KEYS = ("currency", "currencycode", "pricecurrency")
 _SKIPPED_STATES = {"shopify", "data_rows"}  # read by the Shopify reader; an index of next_f rows
 
 
+def _from_underscores(marker: str) -> str:
+    """The pattern of ``marker`` after its first "__", what comes before it looked behind."""
+    before, _, after = marker.partition("__")
+    return f"(?<={re.escape(before)}__){re.escape(after)}" if before else re.escape(after)
+
+
+# The markers holding "__" in one search, which skips from one "__" to the next: ten scans of a
+# large page cost ~3 ms, this one a third of that.
+_UNDERSCORED = re.compile("__(?:%s)" % "|".join(_from_underscores(m) for m in MARKERS if "__" in m))
+_OTHER_MARKERS = tuple(marker for marker in MARKERS if "__" not in marker)
+
+
 class AppStateExtractor(Extractor):
     name = "embedded"
     priority = 30
 
     def extract(self, page: Page) -> Finding | None:
-        if page.found.get("price") or not may_sell(page.html) or not any(m in page.html for m in MARKERS):
+        if page.found.get("price") or not may_sell(page.html) or not _has_marker(page.html):
             return None  # a fallback, on pages whose markup names a product: state can be megabytes
         state = page.parsed_page.shared(embedded.page_state)  # the page's embedded-state step takes it
         names = _page_names(page)
@@ -39,6 +53,11 @@ class AppStateExtractor(Extractor):
             if product is not None:
                 return Finding(structured_data=product, source=f"embedded:{name}")
         return None
+
+
+def _has_marker(html: str) -> bool:
+    """Whether any of ``MARKERS`` is in the page."""
+    return _UNDERSCORED.search(html) is not None or any(marker in html for marker in _OTHER_MARKERS)
 
 
 def _page_names(page: Page) -> tuple:

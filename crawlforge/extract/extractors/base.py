@@ -50,13 +50,12 @@ class RecentPages:
 class Page:
     """One page, shared by every extractor and parsed at most once, on demand.
 
-    Parsing is most of the cost of reading a page, and most pages carry nothing
-    but head tags: ``head_root`` parses only the text up to ``</head>`` unless the
-    whole ``tree`` was already needed (microdata, platform markup). Script blocks
-    (JSON-LD) and the visible page are read from ``dom``, the lexbor parse the page's
-    other stages share (made here for a page that came without one); lxml parses the
-    whole page only for the readers that need its tree (extruct's microdata, platform markup).
-    Extractors check a cheap text marker before touching ``tree``.
+    Parsing is most of the cost of reading a page. Script blocks (JSON-LD) and the visible
+    page are read from ``dom``, the lexbor parse the page's other stages share (made here for
+    a page that came without one), the head tags from ``head_tree`` (the text up to
+    ``</head>``: a fifth of an lxml parse of it); lxml parses the whole page only for the
+    readers that need its tree (extruct's microdata, platform markup), and only on a page
+    with their markup. Extractors check a cheap text marker before touching ``tree``.
     """
 
     html: str
@@ -97,13 +96,13 @@ class Page:
         return self._parse(self.outline)
 
     @cached_property
-    def head_root(self):
-        """Root of a parse that covers at least the head: the whole tree when it was
-        needed already (or there is no ``</head>``), else a parse of the text before
-        ``</head>``. None when there is nothing to parse."""
-        if "tree" in self.__dict__ or self.head_end == len(self.html):
-            return self.tree
-        return self._parse(self.html[: self.head_end])
+    def head_tree(self) -> LexborHTMLParser | None:
+        """A lexbor parse of the text before ``</head>`` (the page, or a huge page's outline, when
+        there is none), for the head readers: scripting on, as in a browser, so a tracking
+        ``<img>`` in a ``<noscript>`` does not end the head (the shared parse has it off). None
+        when blank."""
+        text = self.html[: self.head_end] if self.head_end < len(self.html) else self.outline
+        return LexborHTMLParser(text.encode("utf-8", "surrogatepass"), scripting=True) if text.strip() else None
 
     @cached_property
     def head_end(self) -> int:

@@ -41,8 +41,8 @@ class MicrodataExtractor(Extractor):
     _extruct = _TextContentMicrodata()
 
     def extract(self, page: Page) -> Finding | None:
-        if not page.worth_parsing_for("[itemscope]", *_MARKERS) or page.tree is None or not _names_read_type(page):
-            return None  # the tree is parsed all the same: the head readers after this one read it
+        if not page.worth_parsing_for("[itemscope]", *_MARKERS) or not _names_read_type(page) or page.tree is None:
+            return None
         try:
             raw = self._extruct.extract_items(page.tree, page.url)
         except ValueError:  # extruct's cleaner cannot re-insert text holding control characters

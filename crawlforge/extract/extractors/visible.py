@@ -33,10 +33,10 @@ _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "-comment"}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 # Each behind a shorter text the hints of its group share: a page with none of them (an article)
-# is scanned five times, not nine. In the order they are tried: a JSON-LD type in the head is
+# is scanned four times, not nine. In the order they are tried: a JSON-LD type in the head is
 # found after a few kilobytes.
 PRODUCT_HINTS = (('roduct"', ('"Product"', '"product"')), ("chema.org/", ("chema.org/Product", "chema.org/product")),
-                 ("product:price", ("product:price",)), ("og:price", ("og:price",)),
+                 (":price", ("product:price", "og:price")),
                  ("itemprop=", ("itemprop=\"price", "itemprop='price", "itemprop=price")))
 _STRUCK = {"del", "s", "strike"}
 

@@ -36,9 +36,10 @@ _META_CURRENCY_RE = re.compile(r"""ShopifyAnalytics\.meta\.currency\s*=\s*(["'])
 _ATTR_PATTERNS = {}
 # `data-page` as a whole attribute name (not `data-page-type`), in the page's folded bytes.
 _INERTIA_NAME = re.compile(rb"data-page(?![\w.:-])")
-# What a data-* attribute worth reading must look like (a value of at least {min} characters
-# opening with "{"): one search rules out most pages before the scan of every tag.
-_JSON_ATTRIBUTE_GATE = r"""data-[\w.:-]+\s*=\s*(?:"(?=[^"]{{{min}}})\s*\{{|'(?=[^']{{{min}}})\s*\{{)"""
+# What an attribute worth reading must look like (a value of at least {min} characters opening
+# with "{"): one search rules out most pages before the scan of every tag. Anchored at the "=",
+# not at a "data-" name: a page has far fewer "=" followed by a quote and a "{" to look past.
+_JSON_ATTRIBUTE_GATE = r"""=\s*(?:"(?=\s*\{{)(?=[^"]{{{min}}})|'(?=\s*\{{)(?=[^']{{{min}}}))"""
 
 
 def iter_scripts(html_text):
