@@ -283,3 +283,12 @@ def test_teasers_inside_their_links_stay_on_a_page_of_links():
     assert "The history of all-inclusive travel dates back nearly 100 years" in page.markdown
     assert "Montage Plans for 62-key Montage Valle De Guadalupe In Baja California" in page.markdown
     assert "About Hospitality Net" not in page.markdown and "Privacy" not in page.markdown
+
+
+def test_thread_by_its_permalinked_dated_posts_keeps_every_post():
+    page = page_content(load("wcxb-0541.html.gz"), "https://bbs.archlinux.org/viewtopic.php?id=309936")
+    assert page.page_type == "forum"
+    assert "why did the ISO size increase so rapidly from 2024 to 2025" in page.markdown  # the question
+    assert "The rest of the size increase is just *general bloat accumulation*" in page.markdown  # the reply
+    assert "nl6720" in page.markdown  # the reply's author line
+    assert "You are not logged in." not in page.markdown and "Powered by" not in page.markdown

@@ -267,7 +267,10 @@ def is_thread(body, total: int) -> bool:
         inside.update(child.mem_id for child in node.css("*"))
     text = sum(len(node.text(deep=True, strip=True)) for node in posts)
     if text * 2 <= total:
-        return False
+        posts = permalinked_posts(body)
+        inside = {child.mem_id for node in posts for child in node.css("*")}
+        if sum(len(node.text(deep=True, strip=True)) for node in posts) * 2 <= total:
+            return False
     prose = 0
     for p in body.css("p"):
         if p.mem_id not in inside and len(p.text(deep=True, strip=True)) >= 150:
@@ -277,6 +280,42 @@ def is_thread(body, total: int) -> bool:
 
 THREAD_ARTICLE_PROSE = 3
 """Paragraphs of prose outside the comments from which the page is an article with comments."""
+
+
+def permalinked_posts(body) -> list:
+    """The largest run of sibling boxes each numbered (`id="p2270718"`, `post-19759589`) and
+    holding a link with its number (its permalink: `#p2270718`, `posts/19759589/`) and a date: a
+    forum's posts, whatever their class (`post`, `blockpost`, `message`). A docs page's sections
+    link to themselves too, by name and undated; a shop's item cards by number, undated."""
+    runs = {}
+    for node in body.css("[id]"):
+        number = _POST_NUMBER.search(node.id or "")
+        if number is not None and node.parent is not None:
+            runs.setdefault(node.parent.mem_id, []).append((node, number.group()))
+    best, best_text = [], 0
+    for run in runs.values():
+        if len(run) < THREAD_POSTS:
+            continue
+        posts = [node for node, number in run if node.css_first(f'a[href*="{number}"]') is not None]
+        text = sum(len(node.text(deep=True, strip=True)) for node in posts)
+        if len(posts) >= THREAD_POSTS and text > best_text:
+            best, best_text = posts, text
+    return best if sum(_dated(node) for node in best) >= 0.8 * len(best) else []
+
+
+_POST_NUMBER = re.compile(r"\d{4,}")
+THREAD_POSTS = 2
+"""Permalinked, dated sibling boxes from which they are a thread's posts."""
+_STAMP = re.compile(r"\b(?:\d{1,2}:\d{2}|(?:19|20)\d{2})\b")
+"""A clock time or a year: a post's date line (`Tue Aug 27, 2019 1:47 am`, `2024-08-01 10:45`)."""
+
+
+def _dated(node) -> bool:
+    """A `<time>` or a short line with a clock time or a year."""
+    if node.css_first("time") is not None:
+        return True
+    return any(child.tag == "-text" and len((child.text_content or "").strip()) < 80
+               and _STAMP.search(child.text_content or "") for child in node.traverse(include_text=True))
 
 
 def _named(node, prefixes: tuple) -> bool:
