@@ -292,3 +292,11 @@ def test_thread_by_its_permalinked_dated_posts_keeps_every_post():
     assert "The rest of the size increase is just *general bloat accumulation*" in page.markdown  # the reply
     assert "nl6720" in page.markdown  # the reply's author line
     assert "You are not logged in." not in page.markdown and "Powered by" not in page.markdown
+
+
+def test_product_page_drops_a_section_its_title_says_is_other_items():
+    page = page_content(load("wcxb-2990.html.gz"), "https://www.headphones.com/products/hifiman-sundara")
+    assert page.page_type == "product"
+    assert "Hifiman Sundara Planar Magnetic Headphones are an engineering marvel" in page.markdown
+    assert "Frequency Response: 6Hz - 75kHz" in page.markdown
+    assert "Frequently bought together" not in page.markdown and "Etched Headphone Cable" not in page.markdown
