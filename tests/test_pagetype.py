@@ -300,3 +300,12 @@ def test_product_page_drops_a_section_its_title_says_is_other_items():
     assert "Hifiman Sundara Planar Magnetic Headphones are an engineering marvel" in page.markdown
     assert "Frequency Response: 6Hz - 75kHz" in page.markdown
     assert "Frequently bought together" not in page.markdown and "Etched Headphone Cable" not in page.markdown
+
+
+def test_qa_page_keeps_its_answers_not_the_remarks_nested_in_them():
+    page = page_content(load("wcxb-0566.html.gz"), "https://serverfault.com/questions/2888/why-is-raid-not-a-backup")
+    assert page.page_type == "forum"
+    assert "RAID guards against one kind of hardware failure." in page.markdown  # an answer
+    assert "Redundancy protects you against your hardware failing." in page.markdown  # another
+    assert "Man, I had to read the first answer three times" not in page.markdown  # a comment on one
+    assert "backup applications have a setting for this" not in page.markdown

@@ -138,6 +138,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+    else:
+        doomed += remarks(body)
     doomed += [node for node in body.css("header") if node.css_first("p") is None]
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
@@ -150,6 +152,24 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holding = _holding(body, _PROTECTED) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def remarks(body) -> list:
+    """Comments the page's data nests in a question or an answer (schema.org microdata): remarks
+    on a post of a Q&A page, not its answers. A forum's replies, marked as comments too, stand
+    beside the question."""
+    found = []
+    for comment in body.css('[itemtype*="schema.org/Comment" i]'):
+        node = comment.parent
+        while node is not None and node.is_element_node:
+            if _POST_ITEM.search(node.attrs.sget("itemtype", "") or ""):
+                found.append(comment)
+                break
+            node = node.parent
+    return found
+
+
+_POST_ITEM = re.compile(r"schema\.org/(?:Question|Answer)\b", re.IGNORECASE)
 
 
 def swallowed(iframe) -> None:
