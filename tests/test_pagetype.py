@@ -309,3 +309,11 @@ def test_qa_page_keeps_its_answers_not_the_remarks_nested_in_them():
     assert "Redundancy protects you against your hardware failing." in page.markdown  # another
     assert "Man, I had to read the first answer three times" not in page.markdown  # a comment on one
     assert "backup applications have a setting for this" not in page.markdown
+
+
+def test_section_scoring_close_to_the_one_named_the_body_is_kept_with_it():
+    page = page_content(load("wcxb-4552.html.gz"), "https://www.austintexas.gov/department/go-repair-grant-program")
+    assert "GO REPAIR! addresses substandard housing conditions" in page.markdown  # the named body
+    assert "Who is Eligible?" in page.markdown and "Annual income at 80% MFI or less" in page.markdown  # the next section
+    assert "Funding is provided by the City of Austin" in page.markdown
+    assert "Give feedback on our website" not in page.markdown and "City Council Message Board" not in page.markdown

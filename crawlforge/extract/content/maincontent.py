@@ -553,7 +553,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if body is None:
         return kind, []
     blocks = text_blocks(body)
-    nodes, keep = _article_nodes(body, blocks, kind == "product")
+    nodes, keep = _article_nodes(body, blocks, kind == "product", kind in _ONE_BODY)
     items = cards if kind in _CARD_KINDS and _item_sized(cards) \
         and (kind == "documentation" or not _is_article(nodes, cards)) else []  # a docs index: prose and links
     if kind != "forum" and (kind != "listing" or not items):
@@ -672,15 +672,18 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
     return kept / reading if reading > 0 else 1.0
 
 
-def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
+def _article_nodes(body, blocks: dict, product: bool, rivals: bool = False) -> tuple[list, object]:
     """The article-shaped content: the best-scored container, widened, with its related
     siblings and lead; for a product page the box from its name to its description (and the
-    name heading and the price to keep)."""
+    name heading and the price to keep). With `rivals`, widened to what it shares with
+    containers scoring close to it (`with_rivals`)."""
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
         return [body], None
     best = _capped(best, widen(best, blocks))
+    if rivals:
+        best = with_rivals(best, best_score, scores)
     if product:
         container = product_container(body, best)
         return [container], [node for node in (body.css_first("h1"), container.css_first("[itemprop=price]"))
@@ -690,6 +693,44 @@ def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
         return [body], None  # no block stands out: keep the pruned page, not a scrap
     lead = lead_of(body, nodes)
     return ([lead] + nodes if lead is not None else nodes), None
+
+
+_ONE_BODY = frozenset({"article", "documentation", "forum", "service", "other"})
+"""Kinds whose content is one body of text, sections or posts (not a listing's or a hub's cards,
+nor a product's box)."""
+RIVAL_SCORE = 0.75
+"""Share of the winner's score from which a container outside it is a rival (readability's 0.75)."""
+RIVAL_TEXT = 200
+"""Text a rival holds: a paragraph's worth, not a title whose class says content."""
+RIVAL_SPREAD = 4
+"""How much more text than the winner and the rival together their shared ancestor may hold."""
+
+
+def with_rivals(best, best_score: float, scores: dict):
+    """The winner widened to the ancestor it shares with each close rival: a container outside
+    it that scores nearly as high, holding a paragraph's worth of text, when that ancestor holds
+    little more than the two. A page names one section its body (`field--name-body`) and the
+    next section, as long, wins no bonus for its name: both are the content."""
+    ranked = sorted(scores.values(), key=lambda e: e[1], reverse=True)[:8]
+    node, size = best, None
+    for rival, score in ranked:
+        if score < RIVAL_SCORE * best_score:
+            break
+        around = _with_ancestors(node)
+        if rival.mem_id in around:
+            continue
+        rival_size = len(rival.text(deep=True, strip=True))
+        if rival_size < RIVAL_TEXT or score * (1 - link_density(rival)) < RIVAL_SCORE * best_score:
+            continue
+        ancestor = rival.parent
+        while ancestor is not None and ancestor.mem_id not in around:
+            ancestor = ancestor.parent
+        if ancestor is None or ancestor.tag in ("body", "html") or ancestor.mem_id == node.mem_id:
+            continue  # inside the winner already
+        size = len(node.text(deep=True, strip=True)) if size is None else size
+        if len(ancestor.text(deep=True, strip=True)) <= RIVAL_SPREAD * (size + rival_size):
+            node, size = ancestor, None
+    return node
 
 
 def lead_of(body, nodes: list):
