@@ -317,3 +317,12 @@ def test_section_scoring_close_to_the_one_named_the_body_is_kept_with_it():
     assert "Who is Eligible?" in page.markdown and "Annual income at 80% MFI or less" in page.markdown  # the next section
     assert "Funding is provided by the City of Austin" in page.markdown
     assert "Give feedback on our website" not in page.markdown and "City Council Message Board" not in page.markdown
+
+
+def test_a_card_repeating_its_name_and_price_shows_each_once():
+    page = page_content(load("wcxb-0638.html.gz"), "https://www.deathwishcoffee.com/collections/coffee")
+    assert page.page_type == "listing"
+    assert page.markdown.count("[Dark Roast Coffee](") == 1
+    assert page.markdown.count("[Chocolate Hazelnut Single-Serve Pods](") == 1
+    assert "$19.99" in page.markdown and "$15.99" in page.markdown
+    assert "$19.99\n\n  $19.99" not in page.markdown

@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               hint_weight, prune, remove_outermost, style_hides)
+                                               hint_weight, outermost, prune, remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -558,6 +558,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         and (kind == "documentation" or not _is_article(nodes, cards)) else []  # a docs index: prose and links
     if kind != "forum" and (kind != "listing" or not items):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
+    if kind != "forum" and (cards or items):
+        drop_card_copies(cards or items, blocks)
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
@@ -594,6 +596,35 @@ def other_items(nodes: list, keep=None) -> list:
                     and all(_item_card(member) for member in members):
                 found += members
     return found
+
+
+_CELLS = frozenset({"td", "th", "pre"})
+
+
+def drop_card_copies(cards: list, blocks: dict) -> None:
+    """Removes the blocks of each card that repeat one before them in the same card (and their
+    entries in `blocks`): a tile writes its title in a picture link, a heading and a second
+    heading for the other layout, its price for two breakpoints; the reader sees one."""
+    ids = {card.mem_id for card in cards}
+    seen, copies = set(), []
+    for node, _, _, _ in list(blocks.values()):
+        if node.tag in _CELLS:
+            continue  # a row's cells repeat by nature (`Yes`, `-`)
+        card = node
+        while card is not None and card.mem_id not in ids:
+            card = card.parent
+        if card is None:
+            continue
+        key = (card.mem_id, node.text(deep=True, strip=True))
+        if key in seen:
+            copies.append(node)
+        else:
+            seen.add(key)
+    copies = outermost(copies)
+    for node in copies:
+        for inner in node.css("*"):  # the node itself too
+            blocks.pop(inner.mem_id, None)
+    remove_outermost(copies)
 
 
 def _item_card(node) -> bool:
