@@ -326,3 +326,9 @@ def test_a_card_repeating_its_name_and_price_shows_each_once():
     assert page.markdown.count("[Chocolate Hazelnut Single-Serve Pods](") == 1
     assert "$19.99" in page.markdown and "$15.99" in page.markdown
     assert "$19.99\n\n  $19.99" not in page.markdown
+
+
+def test_button_lines_go_from_a_listing_kept_whole():
+    page = page_content(load("wcxb-0638.html.gz"), "https://www.deathwishcoffee.com/collections/coffee")
+    assert "Quick Shop" not in page.markdown
+    assert "[Dark Roast Coffee](" in page.markdown and "$19.99" in page.markdown

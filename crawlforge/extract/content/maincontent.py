@@ -566,13 +566,23 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
+            within = subtree_text(blocks, [root])
+            doomed = bare_lines(blocks, within, root)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
-                remove_outermost(repeats(blocks, subtree_text(blocks, [root])))
+                doomed += repeats(blocks, within)
+            remove_outermost(doomed)
             return kind, [root]
     if kind == "product":
         remove_outermost(other_items(nodes, keep))
     return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
                           linked_prose=kind in _LINKED_PROSE)
+
+
+def bare_lines(blocks: dict, within, root) -> list:
+    """The short blocks under `root` (`within`: mem_ids) that are only a date or button words
+    (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
+    return [node for node, size, _, _ in blocks.values() if size < 80 and node.mem_id in within
+            and node.mem_id != root.mem_id and _is_bare_line(node.text(deep=True, strip=True))]
 
 
 _LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
