@@ -332,3 +332,11 @@ def test_button_lines_go_from_a_listing_kept_whole():
     page = page_content(load("wcxb-0638.html.gz"), "https://www.deathwishcoffee.com/collections/coffee")
     assert "Quick Shop" not in page.markdown
     assert "[Dark Roast Coffee](" in page.markdown and "$19.99" in page.markdown
+
+
+def test_collapse_box_around_a_folded_panel_is_shown_with_it():
+    page = page_content(load("wcxb-0607.html.gz"), "https://www.solostove.com/eu/en-bg/p/solo-stove-summit?sku=SS24-SD-3.0")
+    assert page.page_type == "product"
+    assert "comes our most advanced design yet" in page.markdown  # the description's panel
+    assert "Height: 39.1 cm (15.4 in)" in page.markdown  # the specifications' panel
+    assert "Skip to Content" not in page.markdown

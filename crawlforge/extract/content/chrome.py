@@ -366,7 +366,14 @@ def _folded(node) -> bool:
     """A hidden tab panel or accordion section (`role=tabpanel`, a `role=region` a header
     labels): the page's content, folded until a reader opens it."""
     role = node.attributes.get("role")
-    return role == "tabpanel" or role == "region" and node.attributes.get("aria-labelledby") is not None
+    if role == "tabpanel" or role == "region" and node.attributes.get("aria-labelledby") is not None:
+        return True
+    panel = node.css_first(_PANELS)  # a collapse box around its panel, hidden in its place
+    return panel is not None and panel.mem_id != node.mem_id \
+        and len(panel.text(deep=True, strip=True)) == len(node.text(deep=True, strip=True))
+
+
+_PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
 
 
 def _holding(body, selector: str) -> set:
