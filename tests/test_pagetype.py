@@ -340,3 +340,12 @@ def test_collapse_box_around_a_folded_panel_is_shown_with_it():
     assert "comes our most advanced design yet" in page.markdown  # the description's panel
     assert "Height: 39.1 cm (15.4 in)" in page.markdown  # the specifications' panel
     assert "Skip to Content" not in page.markdown
+
+
+def test_posters_signatures_are_no_part_of_their_posts():
+    page = page_content(load("wcxb-0558.html.gz"), "https://community.mybb.com/thread-222085.html")
+    assert page.page_type == "forum"
+    assert "As of right now, I run a SMF website and have been thinking of converting to MyBB." in page.markdown
+    assert "MyBB enables you to put permissions for each admin" in page.markdown
+    assert "Send me a DM or PM if you want to sponsor any update" not in page.markdown  # a signature
+    assert "Hello There, Guest!" not in page.markdown
