@@ -287,7 +287,7 @@ def is_thread(body, total: int) -> bool:
         inside.update(child.mem_id for child in node.css("*"))
     text = sum(len(node.text(deep=True, strip=True)) for node in posts)
     if text * 2 <= total:
-        posts = permalinked_posts(body)
+        posts = permalinked_posts(body, total)
         inside = {child.mem_id for node in posts for child in node.css("*")}
         if sum(len(node.text(deep=True, strip=True)) for node in posts) * 2 <= total:
             return False
@@ -302,11 +302,12 @@ THREAD_ARTICLE_PROSE = 3
 """Paragraphs of prose outside the comments from which the page is an article with comments."""
 
 
-def permalinked_posts(body) -> list:
+def permalinked_posts(body, total: int) -> list:
     """The largest run of sibling boxes each numbered (`id="p2270718"`, `post-19759589`) and
     holding a link with its number (its permalink: `#p2270718`, `posts/19759589/`) and a date: a
     forum's posts, whatever their class (`post`, `blockpost`, `message`). A docs page's sections
-    link to themselves too, by name and undated; a shop's item cards by number, undated."""
+    link to themselves too, by name and undated; a shop's item cards by number, undated. Only a
+    run holding over half of the page's `total` text is read."""
     runs = {}
     for node in body.css("[id]"):
         number = _POST_NUMBER.search(node.id or "")
@@ -316,10 +317,14 @@ def permalinked_posts(body) -> list:
     for run in runs.values():
         if len(run) < THREAD_POSTS:
             continue
-        posts = [node for node, number in run if node.css_first(f'a[href*="{number}"]') is not None]
-        text = sum(len(node.text(deep=True, strip=True)) for node in posts)
+        sizes = [len(node.text(deep=True, strip=True)) for node, _ in run]
+        if sum(sizes) * 2 <= total:
+            continue
+        posts = [(node, size) for (node, number), size in zip(run, sizes)
+                 if node.css_first(f'a[href*="{number}"]') is not None]
+        text = sum(size for _, size in posts)
         if len(posts) >= THREAD_POSTS and text > best_text:
-            best, best_text = posts, text
+            best, best_text = [node for node, _ in posts], text
     return best if sum(_dated(node) for node in best) >= 0.8 * len(best) else []
 
 

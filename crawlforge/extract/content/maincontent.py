@@ -10,6 +10,7 @@
 4. Clean inside: link lists, link-only lines, credits, bylines and dangling headings.
 """
 
+import heapq
 import html
 import re
 
@@ -752,7 +753,7 @@ def with_rivals(best, best_score: float, scores: dict):
     it that scores nearly as high, holding a paragraph's worth of text, when that ancestor holds
     little more than the two. A page names one section its body (`field--name-body`) and the
     next section, as long, wins no bonus for its name: both are the content."""
-    ranked = sorted(scores.values(), key=lambda e: e[1], reverse=True)[:8]
+    ranked = heapq.nlargest(8, scores.values(), key=lambda e: e[1])
     node, size = best, None
     for rival, score in ranked:
         if score < RIVAL_SCORE * best_score:
