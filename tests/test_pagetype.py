@@ -283,3 +283,69 @@ def test_teasers_inside_their_links_stay_on_a_page_of_links():
     assert "The history of all-inclusive travel dates back nearly 100 years" in page.markdown
     assert "Montage Plans for 62-key Montage Valle De Guadalupe In Baja California" in page.markdown
     assert "About Hospitality Net" not in page.markdown and "Privacy" not in page.markdown
+
+
+def test_thread_by_its_permalinked_dated_posts_keeps_every_post():
+    page = page_content(load("wcxb-0541.html.gz"), "https://bbs.archlinux.org/viewtopic.php?id=309936")
+    assert page.page_type == "forum"
+    assert "why did the ISO size increase so rapidly from 2024 to 2025" in page.markdown  # the question
+    assert "The rest of the size increase is just *general bloat accumulation*" in page.markdown  # the reply
+    assert "nl6720" in page.markdown  # the reply's author line
+    assert "You are not logged in." not in page.markdown and "Powered by" not in page.markdown
+
+
+def test_product_page_drops_a_section_its_title_says_is_other_items():
+    page = page_content(load("wcxb-2990.html.gz"), "https://www.headphones.com/products/hifiman-sundara")
+    assert page.page_type == "product"
+    assert "Hifiman Sundara Planar Magnetic Headphones are an engineering marvel" in page.markdown
+    assert "Frequency Response: 6Hz - 75kHz" in page.markdown
+    assert "Frequently bought together" not in page.markdown and "Etched Headphone Cable" not in page.markdown
+
+
+def test_qa_page_keeps_its_answers_not_the_remarks_nested_in_them():
+    page = page_content(load("wcxb-0566.html.gz"), "https://serverfault.com/questions/2888/why-is-raid-not-a-backup")
+    assert page.page_type == "forum"
+    assert "RAID guards against one kind of hardware failure." in page.markdown  # an answer
+    assert "Redundancy protects you against your hardware failing." in page.markdown  # another
+    assert "Man, I had to read the first answer three times" not in page.markdown  # a comment on one
+    assert "backup applications have a setting for this" not in page.markdown
+
+
+def test_section_scoring_close_to_the_one_named_the_body_is_kept_with_it():
+    page = page_content(load("wcxb-4552.html.gz"), "https://www.austintexas.gov/department/go-repair-grant-program")
+    assert "GO REPAIR! addresses substandard housing conditions" in page.markdown  # the named body
+    assert "Who is Eligible?" in page.markdown and "Annual income at 80% MFI or less" in page.markdown  # the next section
+    assert "Funding is provided by the City of Austin" in page.markdown
+    assert "Give feedback on our website" not in page.markdown and "City Council Message Board" not in page.markdown
+
+
+def test_a_card_repeating_its_name_and_price_shows_each_once():
+    page = page_content(load("wcxb-0638.html.gz"), "https://www.deathwishcoffee.com/collections/coffee")
+    assert page.page_type == "listing"
+    assert page.markdown.count("[Dark Roast Coffee](") == 1
+    assert page.markdown.count("[Chocolate Hazelnut Single-Serve Pods](") == 1
+    assert "$19.99" in page.markdown and "$15.99" in page.markdown
+    assert "$19.99\n\n  $19.99" not in page.markdown
+
+
+def test_button_lines_go_from_a_listing_kept_whole():
+    page = page_content(load("wcxb-0638.html.gz"), "https://www.deathwishcoffee.com/collections/coffee")
+    assert "Quick Shop" not in page.markdown
+    assert "[Dark Roast Coffee](" in page.markdown and "$19.99" in page.markdown
+
+
+def test_collapse_box_around_a_folded_panel_is_shown_with_it():
+    page = page_content(load("wcxb-0607.html.gz"), "https://www.solostove.com/eu/en-bg/p/solo-stove-summit?sku=SS24-SD-3.0")
+    assert page.page_type == "product"
+    assert "comes our most advanced design yet" in page.markdown  # the description's panel
+    assert "Height: 39.1 cm (15.4 in)" in page.markdown  # the specifications' panel
+    assert "Skip to Content" not in page.markdown
+
+
+def test_posters_signatures_are_no_part_of_their_posts():
+    page = page_content(load("wcxb-0558.html.gz"), "https://community.mybb.com/thread-222085.html")
+    assert page.page_type == "forum"
+    assert "As of right now, I run a SMF website and have been thinking of converting to MyBB." in page.markdown
+    assert "MyBB enables you to put permissions for each admin" in page.markdown
+    assert "Send me a DM or PM if you want to sponsor any update" not in page.markdown  # a signature
+    assert "Hello There, Guest!" not in page.markdown

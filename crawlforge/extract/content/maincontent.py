@@ -10,6 +10,7 @@
 4. Clean inside: link lists, link-only lines, credits, bylines and dangling headings.
 """
 
+import heapq
 import html
 import re
 
@@ -18,7 +19,8 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               hint_weight, near_tags, prune, remove_outermost, style_hides)
+                                               hint_weight, near_tags, outermost, prune, remove_outermost,
+                                               style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -595,24 +597,36 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if body is None:
         return kind, []
     blocks = text_blocks(body)
-    nodes, keep = _article_nodes(body, blocks, kind == "product")
+    nodes, keep = _article_nodes(body, blocks, kind == "product", kind in _ONE_BODY)
     items = cards if kind in _CARD_KINDS and _item_sized(cards) \
         and (kind == "documentation" or not _is_article(nodes, cards)) else []  # a docs index: prose and links
     if kind != "forum" and (kind != "listing" or not items):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
+    if kind != "forum" and (cards or items):
+        drop_card_copies(cards or items, blocks)
     if kind in _WHOLE_PAGE_TYPES:
         root = _page_root(body, cards)
         if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
+            within = subtree_text(blocks, [root])
+            doomed = bare_lines(blocks, within, root)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
-                remove_outermost(repeats(blocks, subtree_text(blocks, [root])))
+                doomed += repeats(blocks, within)
+            remove_outermost(doomed)
             return kind, [root]
     if kind == "product":
         remove_outermost(other_items(nodes, keep))
     return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
                           linked_prose=kind in _LINKED_PROSE)
+
+
+def bare_lines(blocks: dict, within, root) -> list:
+    """The short blocks under `root` (`within`: mem_ids) that are only a date or button words
+    (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
+    return [node for node, size, _, _ in blocks.values() if size < 80 and node.mem_id in within
+            and node.mem_id != root.mem_id and _is_bare_line(node.text(deep=True, strip=True))]
 
 
 _LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
@@ -636,6 +650,35 @@ def other_items(nodes: list, keep=None) -> list:
                     and all(_item_card(member) for member in members):
                 found += members
     return found
+
+
+_CELLS = frozenset({"td", "th", "pre"})
+
+
+def drop_card_copies(cards: list, blocks: dict) -> None:
+    """Removes the blocks of each card that repeat one before them in the same card (and their
+    entries in `blocks`): a tile writes its title in a picture link, a heading and a second
+    heading for the other layout, its price for two breakpoints; the reader sees one."""
+    ids = {card.mem_id for card in cards}
+    seen, copies = set(), []
+    for node, _, _, _ in list(blocks.values()):
+        if node.tag in _CELLS:
+            continue  # a row's cells repeat by nature (`Yes`, `-`)
+        card = node
+        while card is not None and card.mem_id not in ids:
+            card = card.parent
+        if card is None:
+            continue
+        key = (card.mem_id, node.text(deep=True, strip=True))
+        if key in seen:
+            copies.append(node)
+        else:
+            seen.add(key)
+    copies = outermost(copies)
+    for node in copies:
+        for inner in node.css("*"):  # the node itself too
+            blocks.pop(inner.mem_id, None)
+    remove_outermost(copies)
 
 
 def _item_card(node) -> bool:
@@ -715,15 +758,18 @@ def _reading_share(blocks: dict, nodes: list, root) -> float:
     return kept / reading if reading > 0 else 1.0
 
 
-def _article_nodes(body, blocks: dict, product: bool) -> tuple[list, object]:
+def _article_nodes(body, blocks: dict, product: bool, rivals: bool = False) -> tuple[list, object]:
     """The article-shaped content: the best-scored container, widened, with its related
     siblings and lead; for a product page the box from its name to its description (and the
-    name heading and the price to keep)."""
+    name heading and the price to keep). With `rivals`, widened to what it shares with
+    containers scoring close to it (`with_rivals`)."""
     scores = score_candidates(blocks)
     best, best_score = top_candidate(scores)
     if best is None:
         return [body], None
     best = _capped(best, widen(best, blocks))
+    if rivals:
+        best = with_rivals(best, best_score, scores)
     if product:
         container = product_container(body, best)
         return [container], [node for node in (body.css_first("h1"), container.css_first("[itemprop=price]"))
@@ -742,6 +788,44 @@ def _holds_text(nodes: list, size: int) -> bool:
         if size <= 0:
             return True
     return False
+
+
+_ONE_BODY = frozenset({"article", "documentation", "forum", "service", "other"})
+"""Kinds whose content is one body of text, sections or posts (not a listing's or a hub's cards,
+nor a product's box)."""
+RIVAL_SCORE = 0.75
+"""Share of the winner's score from which a container outside it is a rival (readability's 0.75)."""
+RIVAL_TEXT = 200
+"""Text a rival holds: a paragraph's worth, not a title whose class says content."""
+RIVAL_SPREAD = 4
+"""How much more text than the winner and the rival together their shared ancestor may hold."""
+
+
+def with_rivals(best, best_score: float, scores: dict):
+    """The winner widened to the ancestor it shares with each close rival: a container outside
+    it that scores nearly as high, holding a paragraph's worth of text, when that ancestor holds
+    little more than the two. A page names one section its body (`field--name-body`) and the
+    next section, as long, wins no bonus for its name: both are the content."""
+    ranked = heapq.nlargest(8, scores.values(), key=lambda e: e[1])
+    node, size = best, None
+    for rival, score in ranked:
+        if score < RIVAL_SCORE * best_score:
+            break
+        around = _with_ancestors(node)
+        if rival.mem_id in around:
+            continue
+        rival_size = len(rival.text(deep=True, strip=True))
+        if rival_size < RIVAL_TEXT or score * (1 - link_density(rival)) < RIVAL_SCORE * best_score:
+            continue
+        ancestor = rival.parent
+        while ancestor is not None and ancestor.mem_id not in around:
+            ancestor = ancestor.parent
+        if ancestor is None or ancestor.tag in ("body", "html") or ancestor.mem_id == node.mem_id:
+            continue  # inside the winner already
+        size = len(node.text(deep=True, strip=True)) if size is None else size
+        if len(ancestor.text(deep=True, strip=True)) <= RIVAL_SPREAD * (size + rival_size):
+            node, size = ancestor, None
+    return node
 
 
 def lead_of(body, nodes: list):
