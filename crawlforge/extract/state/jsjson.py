@@ -202,10 +202,13 @@ def _container_size(node, memo):
     return size
 
 
-# In json.dumps text, a number JS may write otherwise (a float, or an integer too long to be exact
-# in a double). Strings are dropped first; no number touches one.
-_DUMPED_NUMBER = re.compile(r'-?\d+(?:\.\d+)?[eE][-+]?\d+|-?\d+\.\d+|-?\d{16,}')
-_LONG_INTEGER = re.compile(r'-?\d{16,}')
+# In json.dumps text with its strings dropped, a number JS may write otherwise is a float (repr
+# writes a "." or a signed exponent) or an integer of 16 digits or more (maybe not exact in a
+# double). Tokens are bounded by punctuation: no number touches a string or a word.
+_NUMBER_AT = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_LONG_DIGITS = re.compile(r"\d{16,}")
+_FLOAT_MARKS = (".", "e+", "e-")
+_NUMBER_CHARS = frozenset("0123456789.-+eE")
 
 
 def _outside_strings(text):
@@ -227,11 +230,26 @@ def byte_size(value):
         size = len(text) if text.isascii() else len(text.encode("utf-8"))
     except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
         return serialized_size(value)
-    outside = _outside_strings(text) if '"' in text else text
-    # A float is written with a fraction or a signed exponent (repr); without one, only long
-    # integers can be spelled otherwise.
-    floats = "." in outside or "e+" in outside or "e-" in outside
-    for number in (_DUMPED_NUMBER if floats else _LONG_INTEGER).findall(outside):
+    for number in _spelled_otherwise(_outside_strings(text) if '"' in text else text):
         parsed = int(number) if number.lstrip("-").isdigit() else float(number)
         size += len(js_number(parsed)) - len(number)
     return size
+
+
+def _spelled_otherwise(outside):
+    """The numbers of ``outside`` (json.dumps text without strings) that JS may spell otherwise,
+    in order: found from their marks with plain searches, then read whole, which is twice as fast
+    as a regex trying every digit of the text."""
+    starts = {_number_start(outside, match.start()) for match in _LONG_DIGITS.finditer(outside)}
+    for mark in _FLOAT_MARKS:
+        index = outside.find(mark)
+        while index >= 0:
+            starts.add(_number_start(outside, index))
+            index = outside.find(mark, index + 1)
+    return [_NUMBER_AT.match(outside, start).group() for start in sorted(starts)]
+
+
+def _number_start(text, index):
+    while index and text[index - 1] in _NUMBER_CHARS:
+        index -= 1
+    return index
