@@ -55,8 +55,15 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 
 
 def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
-    """(strong chrome, weak chrome, content) as said by the node's class and id words."""
-    return _classify(class_and_id(node), thread)
+    """(strong chrome, weak chrome, content) as said by the node's class and id words: the class
+    and the id apart, as no word or phrase spans the blank between them. A page's classes repeat,
+    its ids mostly do not, and with a cache of their own they leave the classes' cached."""
+    strong, weak, positive = _classify(node.attrs.sget("class", ""), thread)  # sget: "" for none
+    name = node.id
+    if not name:
+        return strong, weak, positive
+    id_strong, id_weak, id_positive = _classify_id(name, thread)
+    return strong or id_strong, weak or id_weak, positive or id_positive
 
 
 def class_and_id(node) -> str:
@@ -65,17 +72,26 @@ def class_and_id(node) -> str:
     return f"{node.attrs.sget('class', '')} {node.id or ''}"  # sget: "" for none
 
 
-@lru_cache(maxsize=8192)
-def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
+def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     hint = hint.lower()
     strong = weak = positive = False
-    prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
     for word in _VOCABULARY_WORDS(hint):
-        strong = strong or word.startswith(prefixes) or word in _STRONG_WORDS
-        weak = weak or word in _WEAK_WORDS
-        positive = positive or word.startswith(_POSITIVE_PREFIXES)
+        word_strong, word_weak, word_positive = _word_hints(word, thread)
+        strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
     weak = weak or _WEAK_PHRASE(hint) is not None
     return strong, weak, positive
+
+
+_classify = lru_cache(maxsize=8192)(_hint_words)
+_classify_id = lru_cache(maxsize=1024)(_hint_words)
+
+
+@lru_cache(maxsize=8192)
+def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool]:
+    """A word's part of `_hint_words`: a few thousand words make the classes of many sites."""
+    prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
+    return (word.startswith(prefixes) or word in _STRONG_WORDS, word in _WEAK_WORDS,
+            word.startswith(_POSITIVE_PREFIXES))
 
 
 def _trie(words: list) -> str:
@@ -497,7 +513,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
     With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
     found, large = [], []
     for node in body.css("[class], [id]"):
-        strong, weak, positive = _classify(class_and_id(node), thread)  # hint_words, a call less per node
+        strong, weak, positive = hint_words(node, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and _ads_only(node) and _holds_prose(node):
