@@ -13,7 +13,7 @@ from crawlforge.extract.state.carriers import (
 from crawlforge.extract.embedded import extract_embedded_state
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
 from crawlforge.extract.state.framework_data import decode_nuxt_data, read_sveltekit_data
-from crawlforge.extract.state.jsjson import byte_size, dumps, js_key_order
+from crawlforge.extract.state.jsjson import byte_size, dumps, js_key_order, loads
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "embedded"
 STATE = FIXTURES.parent / "structured" / "embedded-state"  # shared captures live there
@@ -226,3 +226,11 @@ def test_devalue_boxed_values_and_sets_of_distinct_objects():
                ["Date", "1970-01-01T00:00:00.000Z"], ["Object", 5], "s"]
     assert decode_nuxt_data(payload)["value"] == {
         "s": ["1970-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"], "b": "s"}
+
+
+def test_loads_gives_keys_in_javascript_order():
+    """JSON.parse enumerates array-index keys ascending before the others, also when a key is
+    written with escapes; other digit-like keys ("01", "-1") keep their place."""
+    assert list(loads('{"b": 1, "10": 0, "2": 0, "01": 0, "a": 0}')) == ["2", "10", "b", "01", "a"]
+    assert list(loads('{"b": 1, "\\u0033": 0}')) == ["3", "b"]
+    assert list(loads('{"b": 1, "a": {"c": 0, "7": 1}}')["a"]) == ["7", "c"]
