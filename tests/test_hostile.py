@@ -2,10 +2,8 @@
 happened (issue 22, points 4-6), files a spider reads are not pages, and a callback that
 raises ends its URL with the exception (issue 20). Real crawls against the fixture server."""
 
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 from conftest import FIXTURES, ROOT, TEST_CRAWL_SETTINGS, read_jsonl
 from crawlforge.extract.charset import choose_charset
