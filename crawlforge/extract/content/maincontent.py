@@ -294,13 +294,12 @@ def _with_ancestors(node) -> set:
     return ids
 
 
-def chrome_sections(roots: list, blocks: dict, sums: dict, text=None) -> list:
+def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     """Sections that a short boilerplate line titles (`Related articles`, `Subscribe`, `Source:`).
 
     The line goes with the widest box it opens, or, as a heading, with what follows it up to the
-    next heading, as long as that holds less than a third of the content. `text`: a `text_memo`.
+    next heading, as long as that holds less than a third of the content. `text_of`: a `text_memo`.
     """
-    text_of = text or text_memo()
     root_ids = {root.mem_id: sums.get(root.mem_id, (0,))[0] / 3 for root in roots}
     found = []
     for node, size, _, _ in blocks.values():
@@ -323,13 +322,12 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text=None) -> list:
 _EXCERPT_END = re.compile(r"(?:…|\.\.\.)\s*[\])]?$")
 
 
-def excerpt_lists(roots: list, blocks: dict, sums: dict, text=None) -> list:
+def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     """Boxes made mostly of cut-off excerpts (`... […]`): teasers of other posts.
 
     Such a box may hold more text than the post itself, so only a box leaving a tenth of the
     content behind is kept for that reason. `text`: a `text_memo`.
     """
-    text = text or text_memo()
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
     for node, size, _, _ in blocks.values():
