@@ -10,7 +10,7 @@ DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of s
 import os
 import re
 
-from crawlforge.extract.dom import ParsedPage, folded_html, known_page
+from crawlforge.extract.dom import ParsedPage, folded_html, known_page, utf8_html
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
@@ -184,7 +184,7 @@ class _State:
 
 
 def _json_scripts(state, page, raw):
-    for attrs, body in page.scripts:
+    for attrs, body in page.json_typed_scripts:
         script_type = (read_attribute(attrs, "type") or "").lower()
         if script_type not in _JSON_SCRIPT_TYPES:
             continue
@@ -258,10 +258,11 @@ def _read_assigned_value(html, start):
 
 
 def _global_assignments(state, page):
-    html, present = page.doc, _present_variables(page.folded)
+    present = _present_variables(page.folded)
     for name, variable in STATE_VARIABLES:
         if name in state.data or variable not in present:
             continue
+        html = page.doc
         assigned, value, note = False, None, None
         for value_start in _assignments(html, variable):
             assigned = True
@@ -323,23 +324,24 @@ def extract_embedded_state(html, raw=False):
 def page_state(page: ParsedPage) -> dict:
     """``extract_embedded_state`` of a parsed page, for ``page.shared``: the product readers and
     the embedded-state step of one page read it once."""
-    return _read(page.html, False, page.shared(folded_html))
+    if page.huge:  # its shared bytes are of its outline
+        return _read(page.html, False)
+    return _read(page.html, False, page.shared(folded_html), page.shared(utf8_html))
 
 
-def _read(html, raw, folded=None):
+def _read(html, raw, folded=None, utf8=None):
     state = _State()
-    page = ScannedPage(html, folded)
-    doc = page.doc
+    page = ScannedPage(html, folded, utf8)
     _json_scripts(state, page, raw)
     if page.has("self.__next_f.push("):  # each reader looks only where its marker is
-        _flight(state, doc)
-    pushes = extract_apollo_transport(doc) if page.has("ApolloSSRDataTransport") else []
+        _flight(state, page.doc)
+    pushes = extract_apollo_transport(page.doc) if page.has("ApolloSSRDataTransport") else []
     if pushes:
         state.add("apollo_ssr_transport", 'window[Symbol.for("ApolloSSRDataTransport")]', pushes,
                   f"{len(pushes)} streaming-SSR push(es), in document order")
     _global_assignments(state, page)
     # The carrier readers drop comments again (which can join new ones: `<!<!-- -->-- -->`).
-    carrier_page = page if "<!--" not in doc else ScannedPage(doc)
+    carrier_page = page if b"<!--" not in page.folded else page.again()
     _carriers(state, carrier_page)
     if state.json_scripts:
         state.add("json_scripts", 'script[type="application/json"]', state.json_scripts,

@@ -23,6 +23,14 @@ _TAG_OR_DATA_ATTR_RE = re.compile(
 _TAG_ATTR_RE = re.compile(r"""\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
 _BRACKET_TOKEN_RE = re.compile(r"""[{}\[\]]|"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|'[^'\\]*(?:\\[\s\S][^'\\]*)*'?""")
 _JSON_END = json.JSONDecoder().raw_decode  # (value, end) of the JSON value at an index
+# What ``\s`` of a str pattern matches (Unicode whitespace), in UTF-8: byte patterns that read a
+# page's folded bytes as the str patterns read its text.
+_SPACE = rb"(?:[\t\n\v\f\r\x1c-\x1f ]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80)"
+_CLOSE_TAIL = re.compile(_SPACE + rb"*>")  # what closes a `</script` (``_SCRIPT_CLOSE_RE``)
+# A case-blind str pattern reads İ and ı (C4 B0, C4 B1) as i, and ſ (C5 BF) as s: a `<script` or
+# `</script` written with one holds one of these (plain searches, far faster than one regex; a
+# search for one byte, the fastest, rules most pages out).
+_CASE_TWINS = ((b"\xc5", b"\xc5\xbfcr"), (b"\xc4", b"cr\xc4"))
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z0-9]+;?)")
 
 MAX_JSON_ATTRIBUTES = 50
@@ -40,6 +48,8 @@ _INERTIA_NAME = re.compile(rb"data-page(?![\w.:-])")
 # with "{"): one search rules out most pages before the scan of every tag. Anchored at the "=",
 # not at a "data-" name: a page has far fewer "=" followed by a quote and a "{" to look past.
 _JSON_ATTRIBUTE_GATE = r"""=\s*(?:"(?=\s*\{{)(?=[^"]{{{min}}})|'(?=\s*\{{)(?=[^']{{{min}}}))"""
+_FOLDED_GATES = {}  # min_bytes -> ``_folded_gate``
+_ANY_SPACE = r"[\t-\r\x1c-\x20\x80-\xff]"  # ASCII whitespace of a str pattern, or any byte of a non-ASCII character
 
 
 def iter_scripts(html_text):
@@ -83,28 +93,118 @@ class ScannedPage:
     """A page as the carrier readers take it: comments dropped, then its scripts and its
     ASCII-folded UTF-8 made once for all of them (each is a pass over the whole page).
 
-    ``folded`` may be given: the folded UTF-8 of ``html_text`` itself, comments kept, made once
-    for the page's other readers. It holds every word the doc does, and the readers only use it
-    to rule a reader out (a word found there is then looked for in the doc)."""
+    The page is read as UTF-8 bytes, lower-cased for the readers' case-blind tests (``has``):
+    comments are found there (lower() moves no byte) and dropped from both, and its scripts are
+    found there too; the text without comments (``doc``) is decoded only for a reader that needs
+    it. ``folded`` and ``utf8`` may be given: the UTF-8 of ``html_text`` itself and its lower-cased
+    copy, made once for the page's other readers. ``html_text`` None: the text of ``utf8``."""
 
-    def __init__(self, html_text, folded=None):
-        self.doc = strip_comments(html_text)
-        if folded is not None:
-            self.folded = folded
+    def __init__(self, html_text, folded=None, utf8=None):
+        if utf8 is None:
+            utf8 = html_text.encode("utf-8", "surrogatepass")
+        if folded is None:
+            folded = utf8.lower()
+        spans = _comment_spans(folded)
+        if spans:
+            utf8, folded, html_text = _without(utf8, spans), _without(folded, spans), None
+        self.utf8, self.folded, self._text = utf8, folded, html_text
+
+    @cached_property
+    def doc(self):
+        return self._text if self._text is not None else self.utf8.decode("utf-8", "surrogatepass")
+
+    def again(self):
+        """This page with the comments dropping its comments joined (``<!<!-- -->-- -->``) dropped too."""
+        return ScannedPage(self.__dict__.get("doc", self._text), self.folded, self.utf8)
+
+    @cached_property
+    def _script_spans(self):
+        """((attributes start, end), (body start, end)) of each script, in byte offsets; None when a
+        letter of the page reads as one of "script" to a case-blind str pattern (``_CASE_TWINS``)."""
+        folded = self.folded
+        if not folded.isascii() and any(lead in folded and twin in folded for lead, twin in _CASE_TWINS):
+            return None
+        return _script_spans(self.utf8, self.folded)
 
     @cached_property
     def scripts(self):
-        return list(iter_scripts(self.doc))
+        spans = self._script_spans
+        if spans is None:
+            return list(iter_scripts(self.doc))
+        return [(self._text_of(attrs), self._text_of(body)) for attrs, body in spans]
 
     @cached_property
-    def folded(self):
-        return self.doc.encode("utf-8", "surrogatepass").lower()
+    def json_typed_scripts(self):
+        """The ``scripts`` whose attributes can give a JSON type (they say "json"), in order."""
+        spans = self._script_spans
+        if spans is None:
+            return self.scripts
+        return [(self._text_of(attrs), self._text_of(body)) for attrs, body in spans
+                if self.folded.find(b"json", *attrs) >= 0]
+
+    def _text_of(self, span):
+        return self.utf8[span[0]:span[1]].decode("utf-8", "surrogatepass")
 
     def has(self, word):
         """Whether ASCII ``word`` is in the page in any ASCII case, as an ``re.I | re.A`` regex
         finds it (plain re.I also matches i, k, s to Unicode twins); bytes.lower() is 4x faster
         than str's."""
         return word.lower().encode() in self.folded
+
+
+def _comment_spans(folded):
+    """(start, end) of each comment, as ``strip_comments`` drops them."""
+    spans, start = [], folded.find(b"<!--")
+    while start >= 0:
+        end = folded.find(b"-->", start + 4)
+        if end < 0:
+            break
+        spans.append((start, end + 3))
+        start = folded.find(b"<!--", end + 3)
+    return spans
+
+
+def _without(data, spans):
+    parts, kept = [], 0
+    for start, end in spans:
+        parts.append(data[kept:start])
+        kept = end
+    parts.append(data[kept:])
+    return b"".join(parts)
+
+
+def _script_spans(utf8, folded):
+    """``iter_scripts`` in byte offsets, found in the folded bytes with plain searches: a `<script`
+    that ends a word (``\\b`` of a str pattern: a letter of any script goes on with it), the attributes
+    up to the first ">", the body up to the first `</script` closed by ">" after str whitespace."""
+    spans, position = [], 0
+    while True:
+        start = folded.find(b"<script", position)
+        while start >= 0 and not _word_ends(utf8, folded, start + 7):
+            start = folded.find(b"<script", start + 1)
+        if start < 0:
+            return spans
+        attrs_end = folded.find(b">", start + 7)
+        if attrs_end < 0:
+            return spans
+        close = folded.find(b"</script", attrs_end + 1)
+        while close >= 0 and not (tail := _CLOSE_TAIL.match(folded, close + 8)):
+            close = folded.find(b"</script", close + 1)
+        if close < 0:
+            return spans
+        spans.append(((start + 7, attrs_end), (attrs_end + 1, close)))
+        position = tail.end()
+
+
+def _word_ends(utf8, folded, index):
+    """Whether a word ends before byte ``index`` (a char boundary) as ``\\b`` of a str pattern sees it."""
+    if index >= len(folded):
+        return True
+    byte = folded[index]
+    if byte < 0x80:
+        return not (byte == 0x5F or chr(byte).isalnum())
+    char = utf8[index:index + (2 if byte < 0xE0 else 3 if byte < 0xF0 else 4)].decode("utf-8", "surrogatepass")
+    return not char.isalnum()
 
 
 def read_attribute(attrs, name, bare=None):
@@ -198,7 +298,7 @@ def inertia_page(page):
     """``read_inertia_page`` of a scanned page."""
     if not page.has("data-page") or not _INERTIA_NAME.search(page.folded):  # both carriers are named so
         return None
-    for attrs, body in page.scripts:
+    for attrs, body in page.json_typed_scripts:
         if is_inertia_page_script(attrs):
             parsed = _parse_json(body)
             if isinstance(parsed, dict):
@@ -274,7 +374,7 @@ def read_shopify(html_text):
 def shopify(page):
     """``read_shopify`` of a scanned page."""
     has_meta = page.has("ShopifyAnalytics.meta") and "ShopifyAnalytics.meta" in page.doc
-    if not has_meta and not page.has("application/json"):
+    if not has_meta and not page.json_typed_scripts:
         return None  # neither the meta assignment nor a product JSON block can be here
     value, warnings = {}, []
     meta, warning = _read_shopify_meta(page.doc) if has_meta else ({}, None)
@@ -283,7 +383,7 @@ def shopify(page):
     if warning:
         warnings.append(warning)
     product_json, blocks = [], 0
-    for attrs, body in page.scripts:
+    for attrs, body in page.json_typed_scripts:
         if not is_shopify_product_json_script(attrs):
             continue
         blocks += 1
@@ -336,8 +436,10 @@ def read_json_attributes(html_text, min_bytes=2048):
 
 def json_attributes(page, min_bytes=2048):
     """``read_json_attributes`` of a scanned page."""
-    doc = page.doc
     out, tag, tag_start = [], None, -1
+    if not _folded_gate(min_bytes).search(page.folded):
+        return out
+    doc = page.doc
     if not re.search(_JSON_ATTRIBUTE_GATE.format(min=min_bytes), doc):
         return out
     for match in _TAG_OR_DATA_ATTR_RE.finditer(doc):
@@ -352,6 +454,16 @@ def json_attributes(page, min_bytes=2048):
             entry["id"] = None if tag is None else _tag_id(doc, tag_start, len(tag))
             out.append({key: entry[key] for key in ("tag", "attribute", "id", "data")})
     return out
+
+
+def _folded_gate(min_bytes):
+    """``_JSON_ATTRIBUTE_GATE`` for the folded bytes: it finds at least what that one finds in the
+    text (its whitespace is str whitespace; a character is one byte or more), with no decoding."""
+    gate = _FOLDED_GATES.get(min_bytes)
+    if gate is None:
+        gate = _FOLDED_GATES[min_bytes] = re.compile(_JSON_ATTRIBUTE_GATE.replace(r"\s", _ANY_SPACE).format(
+            min=min_bytes).encode("latin-1"))
+    return gate
 
 
 def _json_attribute(match, min_bytes):
