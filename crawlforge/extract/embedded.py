@@ -341,7 +341,7 @@ def _read(html, raw, folded=None, utf8=None):
                   f"{len(pushes)} streaming-SSR push(es), in document order")
     _global_assignments(state, page)
     # The carrier readers drop comments again (which can join new ones: `<!<!-- -->-- -->`).
-    carrier_page = page if b"<!--" not in page.folded else page.again()
+    carrier_page = page.again() if page.comments_left else page
     _carriers(state, carrier_page)
     if state.json_scripts:
         state.add("json_scripts", 'script[type="application/json"]', state.json_scripts,

@@ -6,6 +6,7 @@ here raises on malformed markup, and a carrier that is present but unreadable
 is a warning, never a guessed value.
 """
 
+import bisect
 import html
 import html.entities
 import json
@@ -16,10 +17,11 @@ from crawlforge.extract.state.jsjson import loads
 
 _SCRIPT_OPEN_RE = re.compile(r"<script\b([^>]*)>", re.I)
 _SCRIPT_CLOSE_RE = re.compile(r"</script\s*>", re.I)
-_DATA_ATTR_RE = re.compile(r"""\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I | re.A)
-_TAG_OR_DATA_ATTR_RE = re.compile(
-    r"""<([a-zA-Z][\w:-]*)|\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.A
-)
+# A data-* attribute and its quoted value, in the folded bytes (any case: ``re.I | re.A`` in the
+# text) and in the text (only "data-" in lower case); a tag's name.
+_DATA_ATTR_RE = re.compile(rb"""\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_LOWER_DATA_ATTR_RE = re.compile(r"""\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.A)
+_TAG_NAME_RE = re.compile(r"<([a-zA-Z][\w:-]*)", re.A)
 _TAG_ATTR_RE = re.compile(r"""\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
 _BRACKET_TOKEN_RE = re.compile(r"""[{}\[\]]|"[^"\\]*(?:\\[\s\S][^"\\]*)*"?|'[^'\\]*(?:\\[\s\S][^'\\]*)*'?""")
 _JSON_END = json.JSONDecoder().raw_decode  # (value, end) of the JSON value at an index
@@ -104,10 +106,13 @@ class ScannedPage:
             utf8 = html_text.encode("utf-8", "surrogatepass")
         if folded is None:
             folded = utf8.lower()
-        spans = _comment_spans(folded)
+        spans, unclosed = _comment_spans(folded)
         if spans:
             utf8, folded, html_text = _without(utf8, spans), _without(folded, spans), None
         self.utf8, self.folded, self._text = utf8, folded, html_text
+        # Whether the doc still has a `<!--`: an unclosed one, or one the dropping joined (``again``).
+        self.comments_left = unclosed or any(folded.find(b"<!--", max(0, joint - 3), joint + 3) >= 0
+                                             for joint in _joints(spans))
 
     @cached_property
     def doc(self):
@@ -131,7 +136,7 @@ class ScannedPage:
         spans = self._script_spans
         if spans is None:
             return list(iter_scripts(self.doc))
-        return [(self._text_of(attrs), self._text_of(body)) for attrs, body in spans]
+        return [(self.text_at(attrs), self.text_at(body)) for attrs, body in spans]
 
     @cached_property
     def json_typed_scripts(self):
@@ -139,10 +144,11 @@ class ScannedPage:
         spans = self._script_spans
         if spans is None:
             return self.scripts
-        return [(self._text_of(attrs), self._text_of(body)) for attrs, body in spans
+        return [(self.text_at(attrs), self.text_at(body)) for attrs, body in spans
                 if self.folded.find(b"json", *attrs) >= 0]
 
-    def _text_of(self, span):
+    def text_at(self, span):
+        """The text of a span of byte offsets."""
         return self.utf8[span[0]:span[1]].decode("utf-8", "surrogatepass")
 
     def has(self, word):
@@ -153,15 +159,24 @@ class ScannedPage:
 
 
 def _comment_spans(folded):
-    """(start, end) of each comment, as ``strip_comments`` drops them."""
+    """(start, end) of each comment, as ``strip_comments`` drops them, and whether a `<!--` is left
+    unclosed."""
     spans, start = [], folded.find(b"<!--")
     while start >= 0:
         end = folded.find(b"-->", start + 4)
         if end < 0:
-            break
+            return spans, True
         spans.append((start, end + 3))
         start = folded.find(b"<!--", end + 3)
-    return spans
+    return spans, False
+
+
+def _joints(spans):
+    """Where the text on either side of each dropped span meets, in the text without them."""
+    dropped = 0
+    for start, end in spans:
+        yield start - dropped
+        dropped += end - start
 
 
 def _without(data, spans):
@@ -307,11 +322,10 @@ def inertia_page(page):
                 'An Inertia <script data-page type="application/json"> block is present '
                 "but is not a JSON object; not parsed."
             ]}
-    for match in _DATA_ATTR_RE.finditer(page.doc):
-        if match.group(1).lower() != "data-page":
+    for match in _data_attributes(page.folded, _DATA_ATTR_RE, b"data-"):
+        if match.group(1) != b"data-page":
             continue
-        raw = match.group(2) if match.group(2) is not None else match.group(3)
-        decoded = decode_attribute(raw)
+        decoded = decode_attribute(page.text_at(match.span(2) if match.group(2) is not None else match.span(3)))
         if not decoded.lstrip().startswith("{"):
             continue
         parsed = _parse_json(decoded)
@@ -435,25 +449,59 @@ def read_json_attributes(html_text, min_bytes=2048):
 
 
 def json_attributes(page, min_bytes=2048):
-    """``read_json_attributes`` of a scanned page."""
-    out, tag, tag_start = [], None, -1
+    """``read_json_attributes`` of a scanned page: each attribute in the tag whose name comes last
+    before it, as one scan of the text for tag names and data-* attributes reads them (a tag name
+    inside an attribute's value is none)."""
+    out = []
     if not _folded_gate(min_bytes).search(page.folded):
         return out
     doc = page.doc
     if not re.search(_JSON_ATTRIBUTE_GATE.format(min=min_bytes), doc):
         return out
-    for match in _TAG_OR_DATA_ATTR_RE.finditer(doc):
+    starts, ends = [], []  # the attributes read so far
+    for match in _data_attributes(doc, _LOWER_DATA_ATTR_RE, "data-"):
         if len(out) >= MAX_JSON_ATTRIBUTES:
             break
-        if match.group(1) is not None:
-            tag, tag_start = match.group(1), match.start()
-            continue
+        starts.append(match.start())
+        ends.append(match.end())
         entry = _json_attribute(match, min_bytes)
         if entry is not None:
-            entry["tag"] = None if tag is None else tag.lower()
-            entry["id"] = None if tag is None else _tag_id(doc, tag_start, len(tag))
+            tag = _tag_before(doc, match.start(), starts, ends)
+            entry["tag"] = None if tag is None else tag.group(1).lower()
+            entry["id"] = None if tag is None else _tag_id(doc, tag.start(), len(tag.group(1)))
             out.append({key: entry[key] for key in ("tag", "attribute", "id", "data")})
     return out
+
+
+def _data_attributes(text, pattern, marker):
+    """``pattern.finditer(text)`` for a pattern of one whitespace then ``marker`` (a data-* attribute),
+    found from plain searches for ``marker``: a regex scan tries every whitespace of the page, ten
+    times slower. An occurrence inside the value of the one before is none, as in that scan."""
+    end, position = 0, text.find(marker, 1)
+    while position >= 0:
+        match = pattern.match(text, position - 1) if position > end else None
+        if match:
+            yield match
+            end = match.end()
+            position = text.find(marker, end + 1)
+        else:
+            position = text.find(marker, position + 1)
+
+
+def _tag_before(doc, start, starts, ends):
+    """The last tag name (``_TAG_NAME_RE``) before ``start`` that is not in the value of an attribute
+    read (``starts``, ``ends``), or None."""
+    index = doc.rfind("<", 0, start)
+    while index >= 0:
+        inside = bisect.bisect_right(starts, index) - 1
+        if inside >= 0 and index < ends[inside]:
+            index = doc.rfind("<", 0, starts[inside])
+            continue
+        match = _TAG_NAME_RE.match(doc, index)
+        if match:
+            return match
+        index = doc.rfind("<", 0, index)
+    return None
 
 
 def _folded_gate(min_bytes):
@@ -467,8 +515,8 @@ def _folded_gate(min_bytes):
 
 
 def _json_attribute(match, min_bytes):
-    attribute = match.group(2).lower()
-    raw = match.group(3) if match.group(3) is not None else match.group(4)
+    attribute = match.group(1).lower()
+    raw = match.group(2) if match.group(2) is not None else match.group(3)
     if attribute == "data-page" or not min_bytes <= len(raw) <= MAX_ATTRIBUTE_CHARS:
         return None
     if not (raw.lstrip().startswith("{") and raw.rstrip().endswith("}")):
