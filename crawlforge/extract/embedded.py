@@ -9,6 +9,7 @@ DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of s
 
 import os
 import re
+from json.decoder import scanstring
 
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page, utf8_html
 from crawlforge.extract.state import carriers
@@ -47,16 +48,16 @@ STATE_VARIABLES = (
 )
 
 # Each variable as it reads in a page's folded bytes (``ScannedPage.folded``), and those that
-# start with "__" in one search (the engine skips to the literal "__"); longest first, so a name
-# that were a prefix of another would still be seen.
+# start with "__" in one search (the engine skips to the literal "__"), with the flight and the
+# SvelteKit markers; longest first, so a name that were a prefix of another would still be seen.
 _FOLDED_VARIABLES = tuple((variable, variable.lower().encode()) for _, variable in STATE_VARIABLES)
+_FLIGHT_MARK, _SVELTEKIT_MARK = b"__next_f.push(", b"__sveltekit_"
 _UNDERSCORED_RE = re.compile(b"__(?:%s)" % b"|".join(sorted(
-    {re.escape(folded[2:]) for _, folded in _FOLDED_VARIABLES if folded.startswith(b"__")},
-    key=len, reverse=True)))
+    {re.escape(folded[2:]) for _, folded in _FOLDED_VARIABLES if folded.startswith(b"__")}
+    | {re.escape(_FLIGHT_MARK[2:]), re.escape(_SVELTEKIT_MARK[2:])}, key=len, reverse=True)))
 # The others' common start ("ytinitial"): one search rules them all out.
 _OTHERS_PREFIX = os.path.commonprefix([folded for _, folded in _FOLDED_VARIABLES if not folded.startswith(b"__")])
 _NEXT_F_PUSH_RE = re.compile(r"self\.__next_f\.push\(\s*\[\s*1\s*,\s*")
-_JSON_STRING_RE = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*"')
 _APOLLO_TRANSPORT_RE = re.compile(
     r"""Symbol\.for\(\s*["']ApolloSSRDataTransport["']\s*\)\s*\]\s*\?\?=\s*\[\s*\]\s*\)\s*\.push\(\s*"""
 )
@@ -91,15 +92,21 @@ def _assignments(html, variable):
         start = html.find(variable, end)
 
 
-def _present_variables(folded):
-    """The variables of STATE_VARIABLES that can be assigned in the page, and maybe more, from
-    its folded bytes (a variable is then looked for in the page's text).
+def _underscored(folded):
+    """What ``_UNDERSCORED_RE`` finds in a page's folded bytes. An occurrence that search steps over
+    overlaps an earlier name, so it follows a word character: it is no assignment, and no SvelteKit
+    global (read at a word boundary)."""
+    return set(_UNDERSCORED_RE.findall(folded))
 
-    A name starting with "__" counts when the one search for them all found it (an occurrence
-    that search steps over overlaps an earlier name, so it follows a word character and is no
-    assignment); the others, each with a find once their common start is there.
+
+def _present_variables(folded, found):
+    """The variables of STATE_VARIABLES that can be assigned in the page, and maybe more, from
+    its folded bytes and what ``_underscored`` found there (a variable is then looked for in the
+    page's text).
+
+    A name starting with "__" counts when the one search for them all found it; the others, each
+    with a find once their common start is there.
     """
-    found = set(_UNDERSCORED_RE.findall(folded))
     others = _OTHERS_PREFIX in folded
     return {variable for variable, name in _FOLDED_VARIABLES
             if (any(name in match for match in found) if name.startswith(b"__") else others and name in folded)}
@@ -149,21 +156,23 @@ def extract_apollo_transport(html):
 
 
 def _read_flight_stream(html):
-    """Every `self.__next_f.push([1,"..."])` string, concatenated in document order."""
+    """Every `self.__next_f.push([1,"..."])` string, concatenated in document order. A string is
+    read where it stands by the JSON decoder's own scanner: what ``loads`` makes of the string
+    literal there, without first finding where it ends."""
     parts, position = [], 0
     while True:
         match = _NEXT_F_PUSH_RE.search(html, position)
         if not match:
             return len(parts), "".join(parts)
         position = match.end()
-        literal = _JSON_STRING_RE.match(html, position)
-        if not literal:
+        if not html.startswith('"', position):
             continue
         try:
-            parts.append(loads(literal.group()))
+            part, end = scanstring(html, position + 1)
         except ValueError:
             continue
-        position = literal.end()
+        parts.append(part)
+        position = end
 
 
 class _State:
@@ -257,8 +266,8 @@ def _read_assigned_value(html, start):
     return None, None
 
 
-def _global_assignments(state, page):
-    present = _present_variables(page.folded)
+def _global_assignments(state, page, underscored):
+    present = _present_variables(page.folded, underscored)
     for name, variable in STATE_VARIABLES:
         if name in state.data or variable not in present:
             continue
@@ -286,8 +295,8 @@ def _global_assignments(state, page):
         state.add(name, variable, value, note)
 
 
-def _carriers(state, page):
-    sveltekit = sveltekit_data(page)
+def _carriers(state, page, sveltekit_marked):
+    sveltekit = sveltekit_data(page) if sveltekit_marked else None
     if sveltekit:
         state.warnings.extend(sveltekit["warnings"])
         if sveltekit["value"] is not None:
@@ -333,16 +342,17 @@ def _read(html, raw, folded=None, utf8=None):
     state = _State()
     page = ScannedPage(html, folded, utf8)
     _json_scripts(state, page, raw)
-    if page.has("self.__next_f.push("):  # each reader looks only where its marker is
+    underscored = _underscored(page.folded)
+    if _FLIGHT_MARK in underscored and page.has("self.__next_f.push("):  # each reader looks only where its marker is
         _flight(state, page.doc)
     pushes = extract_apollo_transport(page.doc) if page.has("ApolloSSRDataTransport") else []
     if pushes:
         state.add("apollo_ssr_transport", 'window[Symbol.for("ApolloSSRDataTransport")]', pushes,
                   f"{len(pushes)} streaming-SSR push(es), in document order")
-    _global_assignments(state, page)
+    _global_assignments(state, page, underscored)
     # The carrier readers drop comments again (which can join new ones: `<!<!-- -->-- -->`).
     carrier_page = page.again() if page.comments_left else page
-    _carriers(state, carrier_page)
+    _carriers(state, carrier_page, carrier_page is not page or _SVELTEKIT_MARK in underscored)
     if state.json_scripts:
         state.add("json_scripts", 'script[type="application/json"]', state.json_scripts,
                   f"{len(state.json_scripts)} block(s), each {{ id, data }}")
