@@ -7,7 +7,7 @@ Rows keep JS object key order (integer-like ids first), as upstream's do.
 
 import re
 
-from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, serialized_size, string_text
+from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, serialized_size, sized_text, string_text
 
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
@@ -75,11 +75,17 @@ class _Resolver:
         self.copied = {}  # row id -> ids of the containers resolve_row copies (``dependencies``)
         self.state = {}
         self.resolved = self.cycles = self.over_budget = 0
+        # Each container row's text as the C encoder writes it (None: one it cannot write), and so
+        # the size of all the rows (``byte_size(rows)``: its rows' sizes, their keys, the commas).
+        self.texts, size = {}, 2 + max(0, len(rows) - 1)
+        for row_id, value in rows.items():
+            if _is_container(value):
+                self.texts[row_id], value_size = sized_text(value)
+            else:
+                value_size = byte_size(value)
+            size += len(string_text(str(row_id)).encode("utf-8", "surrogatepass")) + 1 + value_size
         valid_budget = isinstance(budget_bytes, (int, float)) and not isinstance(budget_bytes, bool)
-        if valid_budget and budget_bytes >= 0:
-            self.budget = budget_bytes
-        else:  # rows read from JSON hold no cycle: the C encoder sizes them (``byte_size``)
-            self.budget = byte_size(rows)
+        self.budget = budget_bytes if valid_budget and budget_bytes >= 0 else size
 
     def target(self, string):
         match = _REF.fullmatch(string)
@@ -89,11 +95,16 @@ class _Resolver:
         """Rows this row references, in document order, de-duplicated. Also the containers of
         the row that ``resolve_row`` copies (``copied``): those holding a string it may change,
         or met twice (shared, or a cycle), and every container around them. The others hold no
-        reference: the result keeps the input's own, unchanged (most of a big stream's rows)."""
+        reference: the result keeps the input's own, unchanged (most of a big stream's rows). A row
+        the C encoder wrote without a `"$` in its text holds no reference and no cycle: it is not
+        walked, and kept whole (a container it holds twice stays shared, as in the input)."""
         found = {}
         value = self.rows[row_id]
-        marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         copied = self.copied[row_id] = set()
+        text = self.texts.get(row_id)
+        if text is not None and '"$' not in text:  # no "$" string in it, and no cycle (it was written)
+            return []
+        marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
         while stack:  # the "$" strings in the order the walk meets them, then their targets
             node = stack.pop()

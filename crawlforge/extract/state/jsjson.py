@@ -231,15 +231,21 @@ def byte_size(value):
     one by one; values it cannot write as JS does (NaN, cycles, lone surrogates) are sized by
     the walk of ``serialized_size``, ten times slower.
     """
+    return sized_text(value)[1]
+
+
+def sized_text(value):
+    """(the C encoder's text of value, ``byte_size(value)``); the text is None for a value sized by
+    the walk (it holds no cycle when there is one)."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         size = len(text) if text.isascii() else len(text.encode("utf-8"))
     except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
-        return serialized_size(value)
+        return None, serialized_size(value)
     for number in _spelled_otherwise(_outside_strings(text) if '"' in text else text):
         parsed = int(number) if number.lstrip("-").isdigit() else float(number)
         size += len(js_number(parsed)) - len(number)
-    return size
+    return text, size
 
 
 def _spelled_otherwise(outside):
