@@ -277,18 +277,18 @@ def resolve_flight_rows(rows, budget_bytes=None):
 
 
 def flight_data_rows(rows):
-    """Index of the rows that carry data rather than markup, largest first."""
+    """Index of the rows that carry data rather than markup, largest first. Sizes are the C
+    encoder's (``byte_size``): resolved rows share what they inline, but hold no cycle."""
     if not isinstance(rows, dict):
         return []
-    sizes, out = {}, []
+    out = []
     for row_id, value in rows.items():
         if isinstance(value, list):
             if _is_element(value) or _is_children(value):
                 continue
-            out.append({"id": row_id, "bytes": serialized_size(value, sizes), "keys": None, "length": len(value)})
+            out.append({"id": row_id, "bytes": byte_size(value), "keys": None, "length": len(value)})
         elif isinstance(value, dict):
-            out.append({"id": row_id, "bytes": serialized_size(value, sizes),
-                        "keys": list(value)[:20], "length": None})
+            out.append({"id": row_id, "bytes": byte_size(value), "keys": list(value)[:20], "length": None})
     return sorted(out, key=lambda entry: -entry["bytes"])
 
 
