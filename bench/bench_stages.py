@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from crawlforge.extract.charset import choose_charset, decode_body  # noqa: E402
 from crawlforge.extract.dom import ParsedPage  # noqa: E402
-from crawlforge.extract.embedded import extract_embedded_state  # noqa: E402
+from crawlforge.extract.embedded import embedded_state_of  # noqa: E402
 from crawlforge.extract.frontmatter import render_document  # noqa: E402
 from crawlforge.extract.markdown import page_markdown  # noqa: E402
 from crawlforge.extract.structure import tree_signature  # noqa: E402
@@ -86,7 +86,7 @@ STAGES = (
     ("charset", lambda page: choose_charset(page["body"], "text/html")),
     ("verdict", verdict),
     ("structured", structured),
-    ("embedded", lambda page: extract_embedded_state(page["html"])),
+    ("embedded", lambda page: embedded_state_of(page["parsed"])),
     ("markdown", markdown),
     ("frontmatter", frontmatter),
     ("structure", structure),

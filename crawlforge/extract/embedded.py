@@ -21,7 +21,7 @@ from crawlforge.extract.state.jsliteral import evaluate_literal_source
 from crawlforge.extract.state.jsonpath import JsonPathError, parse_json_path, select_json_path
 
 __all__ = [
-    "JsonPathError", "extract_apollo_transport", "extract_embedded_state",
+    "JsonPathError", "embedded_state_of", "extract_apollo_transport", "extract_embedded_state",
     "parse_json_path", "select_json_path",
 ]
 
@@ -327,7 +327,13 @@ def extract_embedded_state(html, raw=False):
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
     page = known_page(html) if html and isinstance(html, str) and not raw else None
-    return page.handed(page_state) if page is not None else _read(html or "", raw)
+    return embedded_state_of(page) if page is not None else _read(html or "", raw)
+
+
+def embedded_state_of(page: ParsedPage) -> dict:
+    """``extract_embedded_state`` of a parsed page, the caller's to keep: what the page's product
+    readers read already (``page_state``) is handed over, not read again."""
+    return page.handed(page_state)
 
 
 def page_state(page: ParsedPage) -> dict:

@@ -6,7 +6,7 @@ import logging
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.embedded import extract_embedded_state
+from crawlforge.extract.embedded import embedded_state_of
 from crawlforge.extract.structured import page_structured_data
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
@@ -50,7 +50,7 @@ class StructuredDataPipeline:
     @optional_step("embedded_state")
     async def embedded_state(self, item, warnings: list[dict]):
         adapter = ItemAdapter(item)
-        embedded = await self.work.run(adapter["html"], extract_embedded_state, adapter["html"])
+        embedded = await self.work.run(adapter["html"], embedded_state_of, item_page(item, adapter["html"]))
         if embedded["found"]:
             adapter["embedded_state"] = embedded["data"]
             for entry in embedded["found"]:
