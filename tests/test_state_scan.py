@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from crawlforge.extract.state.carriers import (
     ScannedPage,
     iter_scripts,
+    read_attribute,
     read_inertia_page,
     read_json_attributes,
     strip_comments,
@@ -34,7 +35,7 @@ def reference_json_attribute_places(doc):
 
 
 _FRAGMENTS = st.sampled_from([
-    "<script>", "</script>", "<SCRIPT type='application/json'>", "</SCRIPT >", "</script\u3000>",
+    "<script>", "</script>", "<SCRIPT type='application/json'>", '<script type="TEXT/JSON">', "<script type=application/ld+json>", "</SCRIPT >", "</script\u3000>",
     "</script\x85>", "</script\x1c>", "<scrıpt>", "<ſcript>", "</scrİpt>", "<scripté>", "<script_", "<script/",
     "<!--", "-->", "<!-->", "<", ">", '"', "'", "=", " ", "\n", "{", "}", "json", "é", "\ud800", "😀",
     "<div", "<p ", " data-x=", " data-page=", " data-o=\" data-i='<b>' \"", " DATA-PAGE=", " data-page-id=", "&quot;", "<a:b",
@@ -50,8 +51,11 @@ def test_scripts_and_doc_are_those_of_the_text_without_comments(html):
     doc = strip_comments(html)
     assert page.doc == doc
     assert page.scripts == list(iter_scripts(doc))
-    saying_json = [script for script in page.scripts if "json" in script[0].lower()]
-    assert [script for script in page.json_typed_scripts if "json" in script[0].lower()] == saying_json
+    def json_typed(scripts):
+        return [(attrs, body) for attrs, body in scripts
+                if (read_attribute(attrs, "type") or "").lower() in ("application/json", "text/json")]
+
+    assert json_typed(page.json_typed_scripts) == json_typed(page.scripts)
     assert page.comments_left == ("<!--" in doc)
     for word in ("data-page", "json", "<script"):
         assert page.has(word) == (word.encode() in doc.encode("utf-8", "surrogatepass").lower())

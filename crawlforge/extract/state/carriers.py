@@ -140,12 +140,16 @@ class ScannedPage:
 
     @cached_property
     def json_typed_scripts(self):
-        """The ``scripts`` whose attributes can give a JSON type (they say "json"), in order."""
+        """The ``scripts`` whose attributes can give a JSON type, in order: they say
+        "application/json" or "text/json" in some ASCII case (no other letter lower-cases to one of
+        theirs), which JSON-LD blocks do not."""
         spans = self._script_spans
         if spans is None:
             return self.scripts
+        folded = self.folded
         return [(self.text_at(attrs), self.text_at(body)) for attrs, body in spans
-                if self.folded.find(b"json", *attrs) >= 0]
+                if folded.find(b"/json", *attrs) >= 0
+                and (folded.find(b"application/json", *attrs) >= 0 or folded.find(b"text/json", *attrs) >= 0)]
 
     def text_at(self, span):
         """The text of a span of byte offsets."""
