@@ -7,19 +7,25 @@ joined by their dropping, attributes inside attribute values), built in the test
 
 import re
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import (
     ScannedPage,
     iter_scripts,
     read_attribute,
     read_inertia_page,
     read_json_attributes,
-    strip_comments,
 )
 
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TAG_OR_DATA_ATTR = re.compile(r"""<([a-zA-Z][\w:-]*)|\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.A)
 _DATA_ATTR = re.compile(r"""\s(data-[\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I | re.A)
+
+
+def strip_comments(html):
+    return _COMMENT.sub("", html)
 
 
 def reference_json_attribute_places(doc):
@@ -67,8 +73,6 @@ def test_data_attributes_are_read_where_the_one_regex_scan_reads_them(html):
     doc = strip_comments(html)
     places = reference_json_attribute_places(doc)
     page = ScannedPage(html)
-    from crawlforge.extract.state import carriers
-
     starts, ends, found = [], [], []
     for match in carriers._data_attributes(doc, carriers._LOWER_DATA_ATTR_RE, "data-"):
         starts.append(match.start())
