@@ -6,7 +6,10 @@ count that does not move with the load of a shared machine, as CPU seconds do.
     valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python bench/bench_instructions.py 1
     valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python bench/bench_instructions.py 2
 
-The difference of the two "Collected" counts is one pass. For another checkout, run this copy
+The difference of the two "Collected" counts is one pass. ``--stages verdict,structure`` counts
+only those stages of the page path (the decoding is always counted); what the others leave for
+them (the markdown, the structured data) is made once from the page before the passes, the same
+in both runs, so it drops out of the difference. For another checkout, run this copy
 with ``PYTHONPATH`` set to it. The folder (default ../shared/fixtures/product-dev/pages beside
 the repository) holds ``.html`` or ``.html.gz`` files; ``--limit N`` takes its first N.
 """
@@ -28,6 +31,7 @@ def main():
     parser.add_argument("pages_dir", nargs="?", type=Path,
                         default=ROOT.parent / "shared" / "fixtures" / "product-dev" / "pages")
     parser.add_argument("--page-path", action="store_true", help="the whole page path, from the raw bytes")
+    parser.add_argument("--stages", help="with --page-path: only these stages (comma-separated bench_stages names)")
     parser.add_argument("--limit", type=int, help="only the first N pages")
     args = parser.parse_args()
     sys.path.append(str(ROOT))  # after PYTHONPATH, so that another checkout can be measured
@@ -37,12 +41,17 @@ def main():
     files = sorted(f for f in args.pages_dir.glob("*.htm*") if f.is_file())[:args.limit]
     bodies = [gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes() for f in files]
     if args.page_path:
-        from bench.bench_stages import page_path  # noqa: PLC0415 - that checkout's stages
+        from bench.bench_stages import page_path, stages_path  # noqa: PLC0415 - that checkout's stages
 
+        if args.stages:
+            run = stages_path(args.stages.split(","), bodies, URL)
+        else:
+            def run(index, body):
+                return page_path(body, URL)
         for number in range(args.passes):
-            for body in bodies:
-                page_path(body + b" " * (number + 1), URL)
-        print(f"{len(bodies)} pages x {args.passes} passes (page path)")
+            for index, body in enumerate(bodies):
+                run(index, body + b" " * (number + 1))
+        print(f"{len(bodies)} pages x {args.passes} passes (page path{': ' + args.stages if args.stages else ''})")
         return
     pages = [body.decode("utf-8", "replace") for body in bodies]
     for number in range(args.passes):

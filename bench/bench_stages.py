@@ -24,7 +24,7 @@ from itemadapter import ItemAdapter
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawlforge.extract.charset import choose_charset, decode_body  # noqa: E402
+from crawlforge.extract.charset import choose_charset, decode_body, utf8_body  # noqa: E402
 from crawlforge.extract.dom import ParsedPage  # noqa: E402
 from crawlforge.extract.embedded import embedded_state_of  # noqa: E402
 from crawlforge.extract.frontmatter import render_document  # noqa: E402
@@ -48,12 +48,14 @@ def load_pages(eval_dir: Path, count: int) -> list[dict]:
     pages += [{"url": f"http://127.0.0.1/{path.relative_to(DEMO)}", "body": path.read_bytes()}
               for path in sorted(DEMO.rglob("*.html"))]
     for page in pages:
-        page["html"] = decode_body(page["body"], "text/html")["text"]
+        decoded = decode_body(page["body"], "text/html")
+        page["html"], page["encoding"] = decoded["text"], decoded["encoding"]
     return pages
 
 
 def verdict(page: dict) -> tuple:
-    page["parsed"] = ParsedPage(page["html"])  # the one parse the later stages share
+    # the one parse the later stages share, reading the body when it is the text's UTF-8 (as parsed.response_page)
+    page["parsed"] = ParsedPage(page["html"], utf8_body(page["body"], page["html"], page.get("encoding")))
     doc = parsed_page_doc(page["parsed"], page["url"], 200, whole_text=False)  # all the verdict reads
     return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}), needs_browser(doc)
 
@@ -96,10 +98,33 @@ STAGES = (
 def page_path(body: bytes, url: str) -> dict:
     """Every stage on one raw body, as a crawled page goes through them (decoding chooses the
     charset)."""
-    page = {"url": url, "body": body, "html": decode_body(body, "text/html")["text"]}
+    decoded = decode_body(body, "text/html")
+    page = {"url": url, "body": body, "html": decoded["text"], "encoding": decoded["encoding"]}
     for _, stage in STAGES[1:]:
         stage(page)
     return page
+
+
+def stages_path(names: list[str], bodies: list[bytes], url: str):
+    """``page_path`` running only the named stages, as ``run(index, body)`` for the page at
+    ``index`` of ``bodies`` (its bytes may have changed, e.g. a space added): what the other
+    stages leave on the page for them (the markdown, the structured data) is made now, from
+    each body as it is."""
+    unknown = set(names) - {name for name, _ in STAGES}
+    if unknown:
+        raise SystemExit(f"unknown stages: {', '.join(sorted(unknown))}")
+    left = [{key: page[key] for key in ("markdown", "structured_data")} for page in
+            (page_path(body, url) for body in bodies)]
+    stages = [stage for name, stage in STAGES[1:] if name in names]
+
+    def run(index: int, body: bytes) -> dict:
+        decoded = decode_body(body, "text/html")
+        page = {"url": url, "body": body, "html": decoded["text"], "encoding": decoded["encoding"], **left[index]}
+        for stage in stages:
+            stage(page)
+        return page
+
+    return run
 
 
 def main():

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
+from crawlforge.extract.charset import utf8_body
 from crawlforge.extract.dom import ParsedPage
 
 _BY_RESPONSE: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def response_page(response) -> ParsedPage:
-    """The parsed page of a text response, the same one for every component that asks."""
+    """The parsed page of a text response, the same one for every component that asks (its parse
+    reads the body itself when that is the text's UTF-8)."""
     page = _BY_RESPONSE.get(response)
     if page is None or page.html is not response.text:
-        page = _BY_RESPONSE[response] = ParsedPage(response.text)
+        text = response.text
+        page = _BY_RESPONSE[response] = ParsedPage(text, utf8_body(response.body, text, response.encoding))
     return page
 
 

@@ -148,6 +148,16 @@ def detect_charset(body: bytes, content_type: str | None = None) -> str:
     return choose_charset(body, content_type)[0]
 
 
+def utf8_body(body: bytes, text: str, codec: str | None) -> bytes | None:
+    """``body`` when it is ``text`` as UTF-8 byte for byte, else None: a UTF-8 body without a BOM
+    whose text holds no replacement character (none was put in for a bad byte), which the page's
+    parse then reads as it is (``dom.ParsedPage``) instead of encoding the text again."""
+    if codec and codecs.lookup(codec).name == "utf-8" and not body.startswith(codecs.BOM_UTF8) \
+            and "\ufffd" not in text:
+        return body
+    return None
+
+
 def decode_body(
     body: bytes, content_type: str | None = None, max_bytes: int | None = None
 ) -> dict:

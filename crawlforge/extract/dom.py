@@ -112,11 +112,13 @@ class ParsedPage:
     ``segments.outline``), which is all the verdict, structured data and structure signature
     read, and what reads the whole page reads ``whole()``, its pieces parsed one at a time.
     Other values read from the page (its embedded state) are made once as well (``shared``).
+    ``utf8``: the page as UTF-8 byte for byte when the caller holds it (the body it was decoded
+    from: ``charset.utf8_body``), which the parse then reads instead of encoding the text again.
     """
 
-    def __init__(self, html: str):
+    def __init__(self, html: str, utf8: bytes | None = None):
         self.html = html
-        self._shared = {}
+        self._shared = {utf8_html: utf8} if utf8 is not None and len(html) <= KEEP_MAX_CHARS else {}
         _RECENT.append(ref(self))
         del _RECENT[:-RECENT_PAGES]
 

@@ -7,9 +7,13 @@ browser-like HTML5 parser (lexbor), so inserted html/head/body count the same wa
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.dom import parse_page
+
+_TAG = attrgetter("tag")  # a C call per element, not a generator's step
 
 
 def structure_signature(html: str, root: str | None = None) -> dict:
@@ -34,7 +38,7 @@ def tree_signature(tree: LexborHTMLParser, root: str | None = None) -> dict:
     tags: set[str] = set()
     for level, elements in enumerate(_generations(start) if start is not None else (), depth + 1):
         depths[str(level)] = len(elements)
-        tags.update(element.tag for element in elements)
+        tags.update(map(_TAG, elements))
     return {"tags": sorted(tags), "depths": depths}
 
 

@@ -9,7 +9,7 @@ from functools import cached_property
 from extruct.utils import parse_html
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.dom import ParsedPage, page_of
+from crawlforge.extract.dom import ParsedPage, page_of, utf8_html
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
@@ -100,22 +100,18 @@ class Page:
         """A lexbor parse of the text before ``</head>`` (the page, or a huge page's outline, when
         there is none), for the head readers: scripting on, as in a browser, so a tracking
         ``<img>`` in a ``<noscript>`` does not end the head (the shared parse has it off). None
-        when blank."""
+        when blank. Its UTF-8 is cut from the page's when the shared parse made that already."""
         text = self.html[: self.head_end] if self.head_end < len(self.html) else self.outline
-        return LexborHTMLParser(text.encode("utf-8", "surrogatepass"), scripting=True) if text.strip() else None
+        if not text or text.isspace():
+            return None
+        page = self.parsed_page
+        utf8 = page.made(utf8_html) if not page.huge else None
+        utf8 = utf8[: head_end(utf8)] if utf8 is not None else text.encode("utf-8", "surrogatepass")
+        return LexborHTMLParser(utf8, scripting=True)
 
     @cached_property
     def head_end(self) -> int:
-        """Offset of the first ``</head>`` outside a script (a script can write one
-        into a popup document); the whole text when there is none."""
-        end = self.html.find("</head>")
-        while end != -1 and self._in_script(end):
-            end = self.html.find("</head>", end + 1)
-        return len(self.html) if end == -1 else end
-
-    def _in_script(self, offset: int) -> bool:
-        opened = self.html.rfind("<script", 0, offset)
-        return opened != -1 and self.html.find("</script", opened, offset) == -1
+        return head_end(self.html)
 
     def worth_parsing(self, *markers: str) -> bool:
         """Whether an extractor should read the whole tree: it is parsed already (an
@@ -147,6 +143,18 @@ class Page:
         except Exception as exc:  # noqa: BLE001 - lxml raises several types on garbage
             self.warnings.append(f"HTML not parsed: {exc}")
             return None
+
+
+def head_end(html: str | bytes) -> int:
+    """Offset of the first ``</head>`` outside a script (a script can write one into a popup
+    document); the whole text when there is none. Of the page's UTF-8 too: the same tag, at
+    its offset in the bytes."""
+    close, opening, closing = ("</head>", "<script", "</script") if isinstance(html, str) else \
+        (b"</head>", b"<script", b"</script")
+    end = html.find(close)
+    while end != -1 and (opened := html.rfind(opening, 0, end)) != -1 and html.find(closing, opened, end) == -1:
+        end = html.find(close, end + 1)
+    return len(html) if end == -1 else end
 
 
 @dataclass

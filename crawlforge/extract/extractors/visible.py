@@ -32,12 +32,13 @@ MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "-comment"}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
-# Each behind a shorter text the hints of its group share: a page with none of them (an article)
-# is scanned four times, not nine. In the order they are tried: a JSON-LD type in the head is
-# found after a few kilobytes.
-PRODUCT_HINTS = (('roduct"', ('"Product"', '"product"')), ("chema.org/", ("chema.org/Product", "chema.org/product")),
-                 (":price", ("product:price", "og:price")),
-                 ("itemprop=", ("itemprop=\"price", "itemprop='price", "itemprop=price")))
+# Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
+# the text every hint of a group holds and what comes right before or after it: a page is searched
+# once per group, each place the text is found tested there (a page without any, an article, is
+# scanned four times, not nine). In the order they are tried: a JSON-LD type in the head is found
+# after a few kilobytes.
+PRODUCT_HINTS = (('roduct"', ('"P', '"p'), ()), ("chema.org/", (), ("Product", "product")),
+                 (":price", ("product", "og"), ()), ("itemprop=", (), ('"price', "'price", "price")))
 _STRUCK = {"del", "s", "strike"}
 
 
@@ -82,9 +83,18 @@ def may_sell(html: str) -> bool:
     regex over a large article costs ~10 ms). Remembered: the markdown of the same page asks again."""
     known = _SELLING.get(html)
     if known is None:
-        known = _SELLING.put(html, "", any(shared in html and any(hint in html for hint in hints)
-                                           for shared, hints in PRODUCT_HINTS))
+        known = _SELLING.put(html, "", any(_hinted(html, *hint) for hint in PRODUCT_HINTS))
     return known
+
+
+def _hinted(html: str, text: str, before: tuple, after: tuple) -> bool:
+    """Whether ``text`` occurs in ``html`` right after one of ``before`` or right before one of ``after``."""
+    at = html.find(text)
+    while at != -1:
+        if (before and html.endswith(before, 0, at)) or (after and html.startswith(after, at + len(text))):
+            return True
+        at = html.find(text, at + 1)
+    return False
 
 
 _SELLING = RecentPages(4)
