@@ -153,7 +153,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
-        total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
+        total = len(body.text(deep=True, strip=True, skip_empty=True))  # readable text: scripts may be most bytes
     remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
                      if len(form.text(deep=True, strip=True)) < total / 2)
     if thread is None:
@@ -179,7 +179,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     doomed += captions(body)
     doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
-    total = len(body.text(deep=True, strip=True))  # text left after the strip
+    total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
+    # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
     doomed += _boilerplate(body, total, thread, cards=not product)  # a product page's cards are other items
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
@@ -193,9 +194,9 @@ def _over_half(node, body, whole: list) -> bool:
     """Whether the node holds more than half of the body's text. `whole` keeps the body's text
     length, read for the first node with text, before any is changed: most pages' noscripts,
     iframes and drawings hold none, and the body's text with its scripts is long."""
-    size = len(node.text(deep=True, strip=True))
+    size = len(node.text(deep=True, strip=True, skip_empty=True))
     if size and not whole:
-        whole.append(len(body.text(deep=True, strip=True)))
+        whole.append(len(body.text(deep=True, strip=True, skip_empty=True)))
     return size > 0 and size > whole[0] / 2
 
 
@@ -243,9 +244,9 @@ def revealed(body, total: int | None) -> list:
     hidden = outermost(body.css(_HIDDEN))
     if not hidden:
         return []
-    sizes = [len(node.text(deep=True, strip=True)) for node in hidden]
+    sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node in hidden]
     if total is None:
-        total = len(body.text(deep=True, strip=True))
+        total = len(body.text(deep=True, strip=True, skip_empty=True))
     chunks = [(node, size) for node, size in zip(hidden, sizes) if size and node.parent.mem_id == body.mem_id]
     shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total or size and _folded(node)]
     if sum(size for _, size in chunks) * 2 >= total:
@@ -330,11 +331,11 @@ def is_thread(body, total: int) -> bool:
             continue
         posts.append(node)
         inside.update(child.mem_id for child in node.css("*"))
-    text = sum(len(node.text(deep=True, strip=True)) for node in posts)
+    text = sum(len(node.text(deep=True, strip=True, skip_empty=True)) for node in posts)
     if text * 2 <= total:
         posts = permalinked_posts(body, total)
         inside = {child.mem_id for node in posts for child in node.css("*")}
-        if sum(len(node.text(deep=True, strip=True)) for node in posts) * 2 <= total:
+        if sum(len(node.text(deep=True, strip=True, skip_empty=True)) for node in posts) * 2 <= total:
             return False
     prose = 0
     for p in body.css("p"):
@@ -362,7 +363,7 @@ def permalinked_posts(body, total: int) -> list:
     for run in runs.values():
         if len(run) < THREAD_POSTS:
             continue
-        sizes = [len(node.text(deep=True, strip=True)) for node, _ in run]
+        sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node, _ in run]
         if sum(sizes) * 2 <= total:
             continue
         posts = [(node, size) for (node, number), size in zip(run, sizes)
@@ -525,7 +526,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
         elif not positive and node.tag != "p":
             large.append((node, 0.5))
     if large:
-        sizes = [(node, share, len(node.text(deep=True, strip=True))) for node, share in large]
+        sizes = [(node, share, len(node.text(deep=True, strip=True, skip_empty=True))) for node, share in large]
         spared = _page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \

@@ -99,7 +99,7 @@ def _body_hint(node) -> int:
 
 
 def link_density(node) -> float:
-    text = len(node.text(deep=True, strip=True))
+    text = len(node.text(deep=True, strip=True, skip_empty=True))
     if not text:
         return 0.0
     return min(1.0, sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) / text)
@@ -271,7 +271,7 @@ def text_memo():
     def text(node) -> str:
         found = memo.get(node.mem_id)
         if found is None:
-            found = memo[node.mem_id] = node.text(deep=True, strip=True)
+            found = memo[node.mem_id] = node.text(deep=True, strip=True, skip_empty=True)
         return found
     return text
 
@@ -430,7 +430,7 @@ def _alone(node) -> bool:
     for step in ("prev", "next"):
         sibling = getattr(node, step)
         while sibling is not None:
-            if sibling.text(deep=True, strip=True):
+            if sibling.text(deep=True, strip=True, skip_empty=True):
                 return False
             sibling = getattr(sibling, step)
     return True
@@ -729,7 +729,8 @@ def _page_root(body, cards: list):
     """The page's `main` when it holds a good part of the pruned page's text (and a listing's
     cards), else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)) \
+    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) \
+            >= 0.3 * len(body.text(deep=True, strip=True, skip_empty=True)) \
             and (not cards or _holds([main], cards[0])):
         return main
     return body
@@ -782,7 +783,7 @@ def _article_nodes(body, blocks: dict, product: bool, rivals: bool = False) -> t
 def _holds_text(nodes: list, size: int) -> bool:
     """Whether the nodes hold `size` characters of text together, read node by node until they do."""
     for node in nodes:
-        size -= len(node.text(deep=True, strip=True))
+        size -= len(node.text(deep=True, strip=True, skip_empty=True))
         if size <= 0:
             return True
     return False
@@ -812,7 +813,7 @@ def with_rivals(best, best_score: float, scores: dict):
         around = _with_ancestors(node)
         if rival.mem_id in around:
             continue
-        rival_size = len(rival.text(deep=True, strip=True))
+        rival_size = len(rival.text(deep=True, strip=True, skip_empty=True))
         if rival_size < RIVAL_TEXT or score * (1 - link_density(rival)) < RIVAL_SCORE * best_score:
             continue
         ancestor = rival.parent
@@ -820,8 +821,8 @@ def with_rivals(best, best_score: float, scores: dict):
             ancestor = ancestor.parent
         if ancestor is None or ancestor.tag in ("body", "html") or ancestor.mem_id == node.mem_id:
             continue  # inside the winner already
-        size = len(node.text(deep=True, strip=True)) if size is None else size
-        if len(ancestor.text(deep=True, strip=True)) <= RIVAL_SPREAD * (size + rival_size):
+        size = len(node.text(deep=True, strip=True, skip_empty=True)) if size is None else size
+        if len(ancestor.text(deep=True, strip=True, skip_empty=True)) <= RIVAL_SPREAD * (size + rival_size):
             node, size = ancestor, None
     return node
 
@@ -918,8 +919,8 @@ def _capped(best, widened):
     node, whole = best, None
     while node is not None and node.mem_id != widened.mem_id:
         if _body_hint(node):
-            whole = whole or len(widened.text(deep=True, strip=True))
-            if len(node.text(deep=True, strip=True)) * 2 >= whole:
+            whole = whole or len(widened.text(deep=True, strip=True, skip_empty=True))
+            if len(node.text(deep=True, strip=True, skip_empty=True)) * 2 >= whole:
                 return node
         node = node.parent
     return widened

@@ -94,7 +94,7 @@ def _kind(shape: dict, declared: str | None, url: str) -> str:
 def _shape(body) -> dict:
     """Counts of the structural signals: code blocks, prose paragraphs and their share of the
     text, sections, link share, and the largest group of repeated sibling cards."""
-    total = len(body.text(deep=True, strip=True)) or 1
+    total = len(body.text(deep=True, strip=True, skip_empty=True)) or 1
     prose = [len(p.text(deep=True, strip=True)) for p in body.css("p")]
     prose = [size for size in prose if size >= 150]
     links = sum(len(a.text(deep=True, strip=True)) for a in body.css("a"))
@@ -141,5 +141,5 @@ def _cards(body) -> tuple[int, int, list]:
             continue
         linked = [m for m in members if m.css_first("a[href]") is not None]
         if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked), linked)
+            best = (len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
     return best
