@@ -140,14 +140,19 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     if body is None:
         return bool(thread)
     total, whole = None, []  # whole: the text's length, scripts' too (`_over_half`)
-    forms = [form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None]
-    for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
+    found = {"form": [], "noscript": [], "iframe": [], "svg": []}
+    for node in body.css("form, noscript, iframe, svg"):  # one walk of the page for the four
+        found.setdefault(node.tag, []).append(node)
+    forms = [form for form in found["form"] if form.css_first(_CHROME_FORM_FIELDS) is not None]
+    for noscript in found["noscript"]:  # left open it swallows the page; or it holds the article
         if _over_half(noscript, body, whole) or _holds_prose(noscript):
             noscript.unwrap()
-    for iframe in body.css("iframe"):
+    reparsed = False
+    for iframe in found["iframe"]:
         if _over_half(iframe, body, whole):
             swallowed(iframe)
-    for svg in body.css("svg"):  # a drawing left open swallows the page as its text
+            reparsed = True
+    for svg in body.css("svg") if reparsed else found["svg"]:  # a drawing left open swallows the page as its text
         if _over_half(svg, body, whole):
             svg.unwrap()
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
@@ -162,22 +167,20 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     holds_page = _holding(body, _PAGE_MAIN)  # `_holds_page` of each node below, from one search
     remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
-    doomed = []
-    for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], "
-                         "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
+    doomed, marks = [], _marks(body)
+    for node in marks["hidden"]:
         if node.mem_id in holds_page or _folded(node):  # what it removed held no main
             unhide(node)
         elif not _repeated_link(node):
             doomed.append(node)
     doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
     if not thread:
-        doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
-                           "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+        doomed += marks["credit"]
     else:
         doomed += remarks(body)
-    doomed += [node for node in body.css("header") if node.css_first("p") is None]
-    doomed += captions(body)
-    doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
+    doomed += [node for node in marks["header"] if node.css_first("p") is None]
+    doomed += captions(body, marks["figure"])
+    doomed += [node for node in marks["button"]  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
     total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
     # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
@@ -185,9 +188,43 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
-    holding = _holding(body, _PROTECTED) if doomed else set()
+    holding = _holders(marks["protected"]) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+_HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
+_CREDIT_PROPS = frozenset({"author", "datePublished", "dateModified", "publisher", "keywords"})
+_MARKS = ("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], [role=banner], "
+          "[role=dialog], [role=alert], [aria-modal=true], [itemprop=author], [itemprop=datePublished], "
+          "[itemprop=dateModified], [itemprop=publisher], [rel=author], [itemprop=keywords], header, figure, "
+          f"[role=button], {_PROTECTED}")
+
+
+def _marks(body) -> dict:
+    """What `prune` looks for after the chrome tags, from one walk of the page (a walk of a whole
+    page costs about as much for one selector as for twenty): hidden nodes and chrome roles,
+    credits (author, dates, keywords), headers, figures, buttons, and the protected nodes
+    (`_PROTECTED`). Each listed as often as lexbor lists it for its own selectors: once for each
+    of them it matches (a hidden navigation twice)."""
+    marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "protected": []}
+    seen = set()
+    for node in body.css(_MARKS):  # a node matching several of them comes as often
+        if node.mem_id in seen:
+            continue
+        seen.add(node.mem_id)
+        attributes, tag = node.attributes, node.tag
+        role, prop = attributes.get("role"), attributes.get("itemprop")
+        marks["hidden"] += [node] * (("hidden" in attributes) + (attributes.get("aria-hidden") == "true")
+                                     + (role in _HIDDEN_ROLES) + (attributes.get("aria-modal") == "true"))
+        marks["credit"] += [node] * ((prop in _CREDIT_PROPS) + ((attributes.get("rel") or "").lower() == "author"))
+        if tag == "header" or tag == "figure":
+            marks[tag].append(node)
+        if role == "button":
+            marks["button"].append(node)
+        if tag in ("h1", "main", "article") or prop == "articleBody" or role == "main":
+            marks["protected"].append(node)
+    return marks
 
 
 def _over_half(node, body, whole: list) -> bool:
@@ -431,8 +468,13 @@ def _holding(body, selector: str) -> set:
     """mem_ids of the nodes that are or hold a match of ``selector`` (``node.css_first(selector)``
     is not None), from one search: a search under each of a page's hundreds of doomed nodes
     costs milliseconds."""
+    return _holders(body.css(selector))
+
+
+def _holders(nodes) -> set:
+    """mem_ids of `nodes` and of their ancestors (`_holding`)."""
     found = set()
-    for node in body.css(selector):
+    for node in nodes:
         while node is not None and node.mem_id not in found:
             found.add(node.mem_id)
             node = node.parent
@@ -473,11 +515,13 @@ def _holds_prose(node) -> bool:
     return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
 
 
-def captions(body) -> list:
+def captions(body, figures=None) -> list:
     """Text beside the picture of a `<figure>`: captions and credits (`figcaption` is already
     gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay,
-    and so do a grid's item cards written as figures: picture and title link to the item."""
-    figures = [figure for figure in body.css("figure") if figure.css_first("img, picture, video") is not None
+    and so do a grid's item cards written as figures: picture and title link to the item.
+    `figures`: the body's, when found already."""
+    figures = [figure for figure in (body.css("figure") if figures is None else figures)
+               if figure.css_first("img, picture, video") is not None
                and figure.css_first(_FIGURE_CONTENT) is None]
     cards = {figure.mem_id for figure in figures if _titled_by_link(figure)}
     if len(cards) < FIGURE_CARDS:
