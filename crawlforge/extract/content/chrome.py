@@ -165,8 +165,17 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = _holding(body, _PAGE_MAIN)  # `_holds_page` of each node below, from one search
-    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
+    chrome, mains = [], []
+    for node in body.css(f"{_PAGE_MAIN}, {', '.join(tags)}"):  # one walk for both
+        tag = node.tag
+        if tag in tags:
+            if chrome and chrome[-1].mem_id == node.mem_id:
+                continue  # lexbor lists a node once for each selector it matches (`<aside role=main>`)
+            chrome.append(node)
+        if tag == "main" or tag not in tags or node.attributes.get("role") == "main":
+            mains.append(node)
+    holds_page = _holders(mains)  # `_holds_page` of each node below, from one search
+    remove_outermost(node for node in chrome if node.mem_id not in holds_page)
     doomed, marks = [], _marks(body)
     for node in marks["hidden"]:
         if node.mem_id in holds_page or _folded(node):  # what it removed held no main
@@ -464,15 +473,10 @@ def _folded(node) -> bool:
 _PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
 
 
-def _holding(body, selector: str) -> set:
-    """mem_ids of the nodes that are or hold a match of ``selector`` (``node.css_first(selector)``
-    is not None), from one search: a search under each of a page's hundreds of doomed nodes
-    costs milliseconds."""
-    return _holders(body.css(selector))
-
-
 def _holders(nodes) -> set:
-    """mem_ids of `nodes` and of their ancestors (`_holding`)."""
+    """mem_ids of the nodes that are or hold one of `nodes`, the matches of a selector
+    (``node.css_first(selector)`` is not None), from one search: a search under each of a
+    page's hundreds of doomed nodes costs milliseconds."""
     found = set()
     for node in nodes:
         while node is not None and node.mem_id not in found:
