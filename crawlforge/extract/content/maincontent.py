@@ -19,8 +19,8 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               hint_weight, near_tags, outermost, prune, remove_outermost,
-                                               style_hides)
+                                               class_and_id, hint_weight, near_tags, outermost, prune,
+                                               remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -91,10 +91,9 @@ def score_candidates(blocks: dict) -> dict:
 
 def _body_hint(node) -> int:
     """The page names its article body: schema.org articleBody or a body/content class."""
-    attrs = node.attributes
-    if attrs.get("itemprop") == "articleBody":
+    if node.attrs.get("itemprop") == "articleBody":  # not ``attributes``: a dict of them all, for three
         return 25
-    hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+    hint = class_and_id(node).lower()
     return 25 if hint and _BODY_NAMES.search(hint) else 0
 
 
