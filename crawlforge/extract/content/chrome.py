@@ -17,7 +17,6 @@ NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object
                     "canvas", "svg", "button", "input", "select", "textarea", "option", "label",
                     "link", "meta"]
 """Tags whose text is code or form controls, never prose."""
-_NON_CONTENT = ", ".join(NON_CONTENT_TAGS)
 CHROME_TAGS = ["nav", "aside", "footer", "menu", "dialog", "figcaption", "address", "time"]
 """Tags of site chrome, popups, and of credits, bylines and dates around the content."""
 
@@ -157,8 +156,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         if _over_half(svg, body, whole):
             svg.unwrap()
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
-    for node in tree.css(_NON_CONTENT):  # one walk: strip_tags(NON_CONTENT_TAGS) walks the page for each tag
-        node.decompose(recursive=False)  # as strip_tags does: out of the tree with what it holds
+    tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
         total = len(body.text(deep=True, strip=True, skip_empty=True))  # readable text: scripts may be most bytes
     remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
