@@ -115,7 +115,6 @@ for: the others say nothing, and a class's words are found three times faster so
 _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
                       "input[name=q], input[name=s], input[name*=search], input[name*=mail]")
 """Fields of search, login, newsletter and comment forms; an add-to-cart form has none."""
-_PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -165,17 +164,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    chrome, mains = [], []
-    for node in body.css(f"{_PAGE_MAIN}, {', '.join(tags)}"):  # one walk for both
-        tag = node.tag
-        if tag in tags:
-            if chrome and chrome[-1].mem_id == node.mem_id:
-                continue  # lexbor lists a node once for each selector it matches (`<aside role=main>`)
-            chrome.append(node)
-        if tag == "main" or tag not in tags or node.attributes.get("role") == "main":
-            mains.append(node)
-    holds_page = _holders(mains)  # `_holds_page` of each node below, from one search
-    remove_outermost(node for node in chrome if node.mem_id not in holds_page)
+    holds_page = _holders(body.css(_PAGE_MAIN))  # `_holds_page` of each node below, from one search
+    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
     doomed, marks = [], _marks(body)
     for node in marks["hidden"]:
         if node.mem_id in holds_page or _folded(node):  # what it removed held no main
@@ -204,18 +194,19 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
 
 _HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
 _CREDIT_PROPS = frozenset({"author", "datePublished", "dateModified", "publisher", "keywords"})
-_MARKS = ("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], [role=banner], "
-          "[role=dialog], [role=alert], [aria-modal=true], [itemprop=author], [itemprop=datePublished], "
+_MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop=author], [itemprop=datePublished], "
           "[itemprop=dateModified], [itemprop=publisher], [rel=author], [itemprop=keywords], header, figure, "
-          f"[role=button], {_PROTECTED}")
+          "h1, main, article, [itemprop=articleBody]")
+"""`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one: each attribute test
+is made on every node of the page, and a page has few roles."""
 
 
 def _marks(body) -> dict:
-    """What `prune` looks for after the chrome tags, from one walk of the page (a walk of a whole
-    page costs about as much for one selector as for twenty): hidden nodes and chrome roles,
-    credits (author, dates, keywords), headers, figures, buttons, and the protected nodes
-    (`_PROTECTED`). Each listed as often as lexbor lists it for its own selectors: once for each
-    of them it matches (a hidden navigation twice)."""
+    """What `prune` looks for after the chrome tags, from one walk of the page: hidden nodes and
+    chrome roles, credits (author, dates, keywords), headers, figures, buttons, and the nodes
+    never removed as chrome nor with it (h1, main, article, the article's body). Each listed as
+    often as a search for its kind listed it: once for each selector it matches (a hidden
+    navigation twice)."""
     marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "protected": []}
     seen = set()
     for node in body.css(_MARKS):  # a node matching several of them comes as often
