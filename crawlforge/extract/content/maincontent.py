@@ -13,6 +13,7 @@
 import heapq
 import html
 import re
+from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -27,6 +28,9 @@ BLOCK_TAGS = frozenset("""address article aside blockquote body center dd detail
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
 section summary table tbody td tfoot th thead tr ul""".split())
 """Tags that end a run of inline text: a text block is the text up to its nearest one."""
+_BLOCK_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in BLOCK_TAGS)
+"""lexbor's ids of `BLOCK_TAGS` (the same in every document; an unknown tag's is its own)."""
+_LINK_ID = LexborHTMLParser("").create_node("a").tag_id
 
 _TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
                "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3,
@@ -48,8 +52,8 @@ def text_blocks(root) -> dict:
         if not size:
             continue
         parent, in_link = node.parent, False
-        while parent is not None and parent.tag not in BLOCK_TAGS:
-            in_link = in_link or parent.tag == "a"
+        while parent is not None and (tag := parent.tag_id) not in _BLOCK_IDS:  # ints: no name decoded
+            in_link = in_link or tag == _LINK_ID
             parent = parent.parent
         if parent is None:
             continue
@@ -93,8 +97,13 @@ def _body_hint(node) -> int:
     """The page names its article body: schema.org articleBody or a body/content class."""
     if node.attrs.get("itemprop") == "articleBody":  # not ``attributes``: a dict of them all, for three
         return 25
-    hint = class_and_id(node).lower()
-    return 25 if hint and _BODY_NAMES.search(hint) else 0
+    return 25 if _names_body(class_and_id(node)) else 0
+
+
+@lru_cache(maxsize=8192)
+def _names_body(hint: str) -> bool:
+    """`_BODY_NAMES` in a class and id; a page's containers share their classes."""
+    return _BODY_NAMES.search(hint.lower()) is not None
 
 
 def link_density(node) -> float:
