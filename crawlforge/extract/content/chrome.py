@@ -115,7 +115,6 @@ for: the others say nothing, and a class's words are found three times faster so
 _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
                       "input[name=q], input[name=s], input[name*=search], input[name*=mail]")
 """Fields of search, login, newsletter and comment forms; an add-to-cart form has none."""
-_PROTECTED = "h1, main, article, [itemprop=articleBody], [role=main]"
 _FIGURE_CONTENT = "table, pre, blockquote, ul, ol, h1, h2, h3, h4, h5, h6"
 _MEDIA = frozenset({"img", "picture", "video", "source", "a"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -140,62 +139,101 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     if body is None:
         return bool(thread)
     total, whole = None, []  # whole: the text's length, scripts' too (`_over_half`)
-    forms = [form for form in body.css("form") if form.css_first(_CHROME_FORM_FIELDS) is not None]
-    for noscript in body.css("noscript"):  # left open it swallows the page; or it holds the article
+    found = {"form": [], "noscript": [], "iframe": [], "svg": []}
+    for node in body.css("form, noscript, iframe, svg"):  # one walk of the page for the four
+        found.setdefault(node.tag, []).append(node)
+    forms = [form for form in found["form"] if form.css_first(_CHROME_FORM_FIELDS) is not None]
+    for noscript in found["noscript"]:  # left open it swallows the page; or it holds the article
         if _over_half(noscript, body, whole) or _holds_prose(noscript):
             noscript.unwrap()
-    for iframe in body.css("iframe"):
+    reparsed = False
+    for iframe in found["iframe"]:
         if _over_half(iframe, body, whole):
             swallowed(iframe)
-    for svg in body.css("svg"):  # a drawing left open swallows the page as its text
+            reparsed = True
+    for svg in body.css("svg") if reparsed else found["svg"]:  # a drawing left open swallows the page as its text
         if _over_half(svg, body, whole):
             svg.unwrap()
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
-        total = len(body.text(deep=True, strip=True))  # the readable text: scripts may be most of the bytes
+        total = len(body.text(deep=True, strip=True, skip_empty=True))  # readable text: scripts may be most bytes
     remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
                      if len(form.text(deep=True, strip=True)) < total / 2)
     if thread is None:
         thread = is_thread(body, total)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = _holding(body, _PAGE_MAIN)  # `_holds_page` of each node below, from one search
+    holds_page = _holders(body.css(_PAGE_MAIN))  # `_holds_page` of each node below, from one search
     remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
-    doomed = []
-    for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], "
-                         "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
+    doomed, marks = [], _marks(body)
+    for node in marks["hidden"]:
         if node.mem_id in holds_page or _folded(node):  # what it removed held no main
             unhide(node)
         elif not _repeated_link(node):
             doomed.append(node)
     doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
     if not thread:
-        doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
-                           "[itemprop=publisher], [rel=author], [itemprop=keywords]")
+        doomed += marks["credit"]
     else:
         doomed += remarks(body)
-    doomed += [node for node in body.css("header") if node.css_first("p") is None]
-    doomed += captions(body)
-    doomed += [node for node in body.css("[role=button]")  # controls: "show picture", "print"
+    doomed += [node for node in marks["header"] if node.css_first("p") is None]
+    doomed += captions(body, marks["figure"])
+    doomed += [node for node in marks["button"]  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
-    total = len(body.text(deep=True, strip=True))  # text left after the strip
+    total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
+    # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
     doomed += _boilerplate(body, total, thread, cards=not product)  # a product page's cards are other items
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
-    holding = _holding(body, _PROTECTED) if doomed else set()
+    holding = _holders(marks["protected"]) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+_HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
+_CREDIT_PROPS = frozenset({"author", "datePublished", "dateModified", "publisher", "keywords"})
+_MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop=author], [itemprop=datePublished], "
+          "[itemprop=dateModified], [itemprop=publisher], [rel=author], [itemprop=keywords], header, figure, "
+          "h1, main, article, [itemprop=articleBody]")
+"""`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one: each attribute test
+is made on every node of the page, and a page has few roles."""
+
+
+def _marks(body) -> dict:
+    """What `prune` looks for after the chrome tags, from one walk of the page: hidden nodes and
+    chrome roles, credits (author, dates, keywords), headers, figures, buttons, and the nodes
+    never removed as chrome nor with it (h1, main, article, the article's body). Each listed as
+    often as a search for its kind listed it: once for each selector it matches (a hidden
+    navigation twice)."""
+    marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "protected": []}
+    seen = set()
+    for node in body.css(_MARKS):  # a node matching several of them comes as often
+        if node.mem_id in seen:
+            continue
+        seen.add(node.mem_id)
+        attributes, tag = node.attributes, node.tag
+        role, prop = attributes.get("role"), attributes.get("itemprop")
+        marks["hidden"] += [node] * (("hidden" in attributes) + (attributes.get("aria-hidden") == "true")
+                                     + (role in _HIDDEN_ROLES) + (attributes.get("aria-modal") == "true"))
+        marks["credit"] += [node] * ((prop in _CREDIT_PROPS) + ((attributes.get("rel") or "").lower() == "author"))
+        if tag == "header" or tag == "figure":
+            marks[tag].append(node)
+        if role == "button":
+            marks["button"].append(node)
+        if tag in ("h1", "main", "article") or prop == "articleBody" or role == "main":
+            marks["protected"].append(node)
+    return marks
 
 
 def _over_half(node, body, whole: list) -> bool:
     """Whether the node holds more than half of the body's text. `whole` keeps the body's text
     length, read for the first node with text, before any is changed: most pages' noscripts,
     iframes and drawings hold none, and the body's text with its scripts is long."""
-    size = len(node.text(deep=True, strip=True))
+    size = len(node.text(deep=True, strip=True, skip_empty=True))
     if size and not whole:
-        whole.append(len(body.text(deep=True, strip=True)))
+        whole.append(len(body.text(deep=True, strip=True, skip_empty=True)))
     return size > 0 and size > whole[0] / 2
 
 
@@ -243,9 +281,9 @@ def revealed(body, total: int | None) -> list:
     hidden = outermost(body.css(_HIDDEN))
     if not hidden:
         return []
-    sizes = [len(node.text(deep=True, strip=True)) for node in hidden]
+    sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node in hidden]
     if total is None:
-        total = len(body.text(deep=True, strip=True))
+        total = len(body.text(deep=True, strip=True, skip_empty=True))
     chunks = [(node, size) for node, size in zip(hidden, sizes) if size and node.parent.mem_id == body.mem_id]
     shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total or size and _folded(node)]
     if sum(size for _, size in chunks) * 2 >= total:
@@ -330,11 +368,11 @@ def is_thread(body, total: int) -> bool:
             continue
         posts.append(node)
         inside.update(child.mem_id for child in node.css("*"))
-    text = sum(len(node.text(deep=True, strip=True)) for node in posts)
+    text = sum(len(node.text(deep=True, strip=True, skip_empty=True)) for node in posts)
     if text * 2 <= total:
         posts = permalinked_posts(body, total)
         inside = {child.mem_id for node in posts for child in node.css("*")}
-        if sum(len(node.text(deep=True, strip=True)) for node in posts) * 2 <= total:
+        if sum(len(node.text(deep=True, strip=True, skip_empty=True)) for node in posts) * 2 <= total:
             return False
     prose = 0
     for p in body.css("p"):
@@ -362,7 +400,7 @@ def permalinked_posts(body, total: int) -> list:
     for run in runs.values():
         if len(run) < THREAD_POSTS:
             continue
-        sizes = [len(node.text(deep=True, strip=True)) for node, _ in run]
+        sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node, _ in run]
         if sum(sizes) * 2 <= total:
             continue
         posts = [(node, size) for (node, number), size in zip(run, sizes)
@@ -426,12 +464,12 @@ def _folded(node) -> bool:
 _PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
 
 
-def _holding(body, selector: str) -> set:
-    """mem_ids of the nodes that are or hold a match of ``selector`` (``node.css_first(selector)``
-    is not None), from one search: a search under each of a page's hundreds of doomed nodes
-    costs milliseconds."""
+def _holders(nodes) -> set:
+    """mem_ids of the nodes that are or hold one of `nodes`, the matches of a selector
+    (``node.css_first(selector)`` is not None), from one search: a search under each of a
+    page's hundreds of doomed nodes costs milliseconds."""
     found = set()
-    for node in body.css(selector):
+    for node in nodes:
         while node is not None and node.mem_id not in found:
             found.add(node.mem_id)
             node = node.parent
@@ -472,11 +510,13 @@ def _holds_prose(node) -> bool:
     return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
 
 
-def captions(body) -> list:
+def captions(body, figures=None) -> list:
     """Text beside the picture of a `<figure>`: captions and credits (`figcaption` is already
     gone; many pages write theirs in a `div` or `span`). Figures of tables, code or quotes stay,
-    and so do a grid's item cards written as figures: picture and title link to the item."""
-    figures = [figure for figure in body.css("figure") if figure.css_first("img, picture, video") is not None
+    and so do a grid's item cards written as figures: picture and title link to the item.
+    `figures`: the body's, when found already."""
+    figures = [figure for figure in (body.css("figure") if figures is None else figures)
+               if figure.css_first("img, picture, video") is not None
                and figure.css_first(_FIGURE_CONTENT) is None]
     cards = {figure.mem_id for figure in figures if _titled_by_link(figure)}
     if len(cards) < FIGURE_CARDS:
@@ -525,7 +565,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
         elif not positive and node.tag != "p":
             large.append((node, 0.5))
     if large:
-        sizes = [(node, share, len(node.text(deep=True, strip=True))) for node, share in large]
+        sizes = [(node, share, len(node.text(deep=True, strip=True, skip_empty=True))) for node, share in large]
         spared = _page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \

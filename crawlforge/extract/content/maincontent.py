@@ -13,20 +13,24 @@
 import heapq
 import html
 import re
+from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               hint_weight, near_tags, outermost, prune, remove_outermost,
-                                               style_hides)
+                                               class_and_id, hint_weight, near_tags, outermost, prune,
+                                               remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
 section summary table tbody td tfoot th thead tr ul""".split())
 """Tags that end a run of inline text: a text block is the text up to its nearest one."""
+_BLOCK_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in BLOCK_TAGS)
+"""lexbor's ids of `BLOCK_TAGS` (the same in every document; an unknown tag's is its own)."""
+_LINK_ID = LexborHTMLParser("").create_node("a").tag_id
 
 _TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
                "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3,
@@ -48,8 +52,8 @@ def text_blocks(root) -> dict:
         if not size:
             continue
         parent, in_link = node.parent, False
-        while parent is not None and parent.tag not in BLOCK_TAGS:
-            in_link = in_link or parent.tag == "a"
+        while parent is not None and (tag := parent.tag_id) not in _BLOCK_IDS:  # ints: no name decoded
+            in_link = in_link or tag == _LINK_ID
             parent = parent.parent
         if parent is None:
             continue
@@ -91,15 +95,19 @@ def score_candidates(blocks: dict) -> dict:
 
 def _body_hint(node) -> int:
     """The page names its article body: schema.org articleBody or a body/content class."""
-    attrs = node.attributes
-    if attrs.get("itemprop") == "articleBody":
+    if node.attrs.get("itemprop") == "articleBody":  # not ``attributes``: a dict of them all, for three
         return 25
-    hint = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
-    return 25 if hint and _BODY_NAMES.search(hint) else 0
+    return 25 if _names_body(class_and_id(node)) else 0
+
+
+@lru_cache(maxsize=8192)
+def _names_body(hint: str) -> bool:
+    """`_BODY_NAMES` in a class and id; a page's containers share their classes."""
+    return _BODY_NAMES.search(hint.lower()) is not None
 
 
 def link_density(node) -> float:
-    text = len(node.text(deep=True, strip=True))
+    text = len(node.text(deep=True, strip=True, skip_empty=True))
     if not text:
         return 0.0
     return min(1.0, sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) / text)
@@ -271,7 +279,7 @@ def text_memo():
     def text(node) -> str:
         found = memo.get(node.mem_id)
         if found is None:
-            found = memo[node.mem_id] = node.text(deep=True, strip=True)
+            found = memo[node.mem_id] = node.text(deep=True, strip=True, skip_empty=True)
         return found
     return text
 
@@ -430,7 +438,7 @@ def _alone(node) -> bool:
     for step in ("prev", "next"):
         sibling = getattr(node, step)
         while sibling is not None:
-            if sibling.text(deep=True, strip=True):
+            if sibling.text(deep=True, strip=True, skip_empty=True):
                 return False
             sibling = getattr(sibling, step)
     return True
@@ -729,7 +737,8 @@ def _page_root(body, cards: list):
     """The page's `main` when it holds a good part of the pruned page's text (and a listing's
     cards), else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True)) >= 0.3 * len(body.text(deep=True, strip=True)) \
+    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) \
+            >= 0.3 * len(body.text(deep=True, strip=True, skip_empty=True)) \
             and (not cards or _holds([main], cards[0])):
         return main
     return body
@@ -782,7 +791,7 @@ def _article_nodes(body, blocks: dict, product: bool, rivals: bool = False) -> t
 def _holds_text(nodes: list, size: int) -> bool:
     """Whether the nodes hold `size` characters of text together, read node by node until they do."""
     for node in nodes:
-        size -= len(node.text(deep=True, strip=True))
+        size -= len(node.text(deep=True, strip=True, skip_empty=True))
         if size <= 0:
             return True
     return False
@@ -812,7 +821,7 @@ def with_rivals(best, best_score: float, scores: dict):
         around = _with_ancestors(node)
         if rival.mem_id in around:
             continue
-        rival_size = len(rival.text(deep=True, strip=True))
+        rival_size = len(rival.text(deep=True, strip=True, skip_empty=True))
         if rival_size < RIVAL_TEXT or score * (1 - link_density(rival)) < RIVAL_SCORE * best_score:
             continue
         ancestor = rival.parent
@@ -820,8 +829,8 @@ def with_rivals(best, best_score: float, scores: dict):
             ancestor = ancestor.parent
         if ancestor is None or ancestor.tag in ("body", "html") or ancestor.mem_id == node.mem_id:
             continue  # inside the winner already
-        size = len(node.text(deep=True, strip=True)) if size is None else size
-        if len(ancestor.text(deep=True, strip=True)) <= RIVAL_SPREAD * (size + rival_size):
+        size = len(node.text(deep=True, strip=True, skip_empty=True)) if size is None else size
+        if len(ancestor.text(deep=True, strip=True, skip_empty=True)) <= RIVAL_SPREAD * (size + rival_size):
             node, size = ancestor, None
     return node
 
@@ -918,8 +927,8 @@ def _capped(best, widened):
     node, whole = best, None
     while node is not None and node.mem_id != widened.mem_id:
         if _body_hint(node):
-            whole = whole or len(widened.text(deep=True, strip=True))
-            if len(node.text(deep=True, strip=True)) * 2 >= whole:
+            whole = whole or len(widened.text(deep=True, strip=True, skip_empty=True))
+            if len(node.text(deep=True, strip=True, skip_empty=True)) * 2 >= whole:
                 return node
         node = node.parent
     return widened

@@ -31,14 +31,24 @@ _DOCS_PATH = re.compile(rf"/(?:{pattern('docs_paths').pattern})(?:/|$|\.|-)", re
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
     """How often each schema.org type is declared (JSON-LD, microdata, `og:type` as `og:VALUE`)."""
-    found = Counter()
-    for script in tree.css('script[type="application/ld+json"]'):
-        found.update(_LD_TYPE.findall(script.text() or ""))
-    for node in tree.css("[itemtype]"):
-        found[(node.attributes.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1]] += 1
-    for meta in tree.css('meta[property="og:type"]'):
-        found["og:" + (meta.attributes.get("content") or "").strip().lower()] += 1
+    found, typed_ones = Counter(), set()
+    for node in tree.css(", ".join(_DECLARING)):  # one walk of the page for the three
+        attributes = node.attributes
+        tag, typed = node.tag, "itemtype" in attributes  # a script or meta with no itemtype matched its own
+        if typed:  # lexbor lists a node once for each selector it matches
+            if node.mem_id in typed_ones:
+                continue
+            typed_ones.add(node.mem_id)
+        if tag == "script" and (not typed or node.css_matches(_DECLARING[0])):
+            found.update(_LD_TYPE.findall(node.text() or ""))
+        if typed:
+            found[(attributes.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1]] += 1
+        if tag == "meta" and (not typed or node.css_matches(_DECLARING[2])):
+            found["og:" + (attributes.get("content") or "").strip().lower()] += 1
     return found
+
+
+_DECLARING = ('script[type="application/ld+json"]', "[itemtype]", 'meta[property="og:type"]')
 
 
 def declared_type(tree: LexborHTMLParser) -> str | None:
@@ -94,13 +104,16 @@ def _kind(shape: dict, declared: str | None, url: str) -> str:
 def _shape(body) -> dict:
     """Counts of the structural signals: code blocks, prose paragraphs and their share of the
     text, sections, link share, and the largest group of repeated sibling cards."""
-    total = len(body.text(deep=True, strip=True)) or 1
-    prose = [len(p.text(deep=True, strip=True)) for p in body.css("p")]
+    total = len(body.text(deep=True, strip=True, skip_empty=True)) or 1
+    found = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}
+    for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
+        found.setdefault(node.tag, []).append(node)
+    prose = [len(p.text(deep=True, strip=True)) for p in found["p"]]
     prose = [size for size in prose if size >= 150]
-    links = sum(len(a.text(deep=True, strip=True)) for a in body.css("a"))
+    links = sum(len(a.text(deep=True, strip=True)) for a in found["a"])
     cards, card_text, members = _cards(body)
-    return {"members": members, "code": len(body.css("pre")), "prose": len(prose), "prose_share": sum(prose) / total,
-            "headings": len(body.css("h2, h3")), "links": links / total, "cards": cards,
+    return {"members": members, "code": len(found["pre"]), "prose": len(prose), "prose_share": sum(prose) / total,
+            "headings": len(found["h2"]) + len(found["h3"]), "links": links / total, "cards": cards,
             "card_share": card_text / total}
 
 
@@ -141,5 +154,5 @@ def _cards(body) -> tuple[int, int, list]:
             continue
         linked = [m for m in members if m.css_first("a[href]") is not None]
         if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-            best = (len(linked), sum(len(m.text(deep=True, strip=True)) for m in linked), linked)
+            best = (len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
     return best
