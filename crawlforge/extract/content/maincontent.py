@@ -579,9 +579,21 @@ def picture_links(root) -> None:
                 box.decompose()  # lexbor leaves an empty element in place when unwrapped
             else:
                 box.unwrap()
+        inline_card(link)
 
 
 _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
+
+
+def inline_card(link) -> None:
+    """A card written as one link, its picture beside blocks of text (a title, a price): the
+    blocks are unwrapped, each followed by a blank, so that the link is a line of text with its
+    picture, where the converter, meeting blocks in a link, writes the picture's alt text (a
+    description of the photo) as words of the link."""
+    blocks = [node for node in link.css("*") if node.tag in BLOCK_TAGS and node.mem_id != link.mem_id]
+    for block in reversed(blocks):
+        block.insert_after(" ")
+        block.unwrap()
 
 
 def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -> tuple[str, list]:

@@ -1,0 +1,29 @@
+"""Main content of card and section pages on real WCXB pages (fixtures/pagetypes/PROVENANCE.md)."""
+
+import gzip
+import re
+from pathlib import Path
+
+from crawlforge.extract.markdown import page_content
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pagetypes"
+
+
+def load(name: str) -> str:
+    return gzip.decompress((FIXTURES / name).read_bytes()).decode("utf-8")
+
+
+def test_a_card_written_as_one_link_keeps_its_picture_a_picture():
+    page = page_content(load("wcxb-2974.html.gz"), "https://www.seriouseats.com/tomato-sauce-recipes-5117879")
+    assert "Easy Slow-Cooker Pork Ragù](https://www.seriouseats.com/slow-cooker-pork-ragu-recipe-11917949)" in page.markdown
+    assert "[![A plate of pasta topped with pork ragu served on a green surface](" in page.markdown
+    assert not re.search(r"(?<!!)\[A plate of pasta topped", page.markdown)  # the alt text as the link's words
+    assert "Recipes by Course" not in page.markdown
+
+
+def test_item_cards_in_one_link_keep_titles_and_prices_not_photo_descriptions():
+    page = page_content(load("wcxb-4204.html.gz"), "https://www.etsy.com/market/handmade_wallet")
+    assert page.page_type == "listing"
+    assert "Fully Customizable Leather Cash Wallet, Handmade and Minimalist" in page.markdown
+    assert not re.search(r"(?<!!)\[May include:", page.markdown) and "[![May include:" in page.markdown
+    assert "Please enter a valid email address." not in page.markdown
