@@ -27,3 +27,12 @@ def test_item_cards_in_one_link_keep_titles_and_prices_not_photo_descriptions():
     assert "Fully Customizable Leather Cash Wallet, Handmade and Minimalist" in page.markdown
     assert not re.search(r"(?<!!)\[May include:", page.markdown) and "[![May include:" in page.markdown
     assert "Please enter a valid email address." not in page.markdown
+
+
+def test_page_of_no_kind_whose_best_block_is_a_small_part_keeps_the_page():
+    page = page_content(load("wcxb-0135.html.gz"), "https://onehealthohio.org/dental-care/")
+    assert "Dental services are available for adults and children" in page.markdown  # the best block
+    assert "Screening Exams" in page.markdown and "Root Canals on Select Teeth" in page.markdown  # its sections
+    assert "Youngstown Community Health Center" in page.markdown
+    assert "Do you have a dental emergency?" in page.markdown
+    assert "Patient Information" not in page.markdown and "Contact Us" not in page.markdown

@@ -614,9 +614,10 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind != "forum" and (cards or items):
         drop_card_copies(cards or items, blocks)
-    if kind in _WHOLE_PAGE_TYPES:
+    if kind in _WHOLE_PAGE_TYPES or kind == "other":
         root = _page_root(body, cards)
-        if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+        share = _reading_share(blocks, nodes, root)
+        if cards and not _holds(nodes, cards[0]) or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
@@ -703,6 +704,10 @@ _WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "
 """Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
+OTHER_SHARE = 0.3
+"""A page of no known kind whose best text block (not the page's root itself) holds less than
+this share of its reading text has no article: its content is the page (a store's tiles, a
+landing page's sections), as a service page's is."""
 
 
 ARTICLE_PROSE = 1
