@@ -36,3 +36,11 @@ def test_page_of_no_kind_whose_best_block_is_a_small_part_keeps_the_page():
     assert "Youngstown Community Health Center" in page.markdown
     assert "Do you have a dental emergency?" in page.markdown
     assert "Patient Information" not in page.markdown and "Contact Us" not in page.markdown
+
+
+def test_panels_a_folded_control_opens_are_content():
+    page = page_content(load("wcxb-1056.html.gz"), "https://rsmus.com/services/digital-transformation/data-analytics.html")
+    assert "Our experienced team delivers consulting services and solutions to help develop your AI strategy" in page.markdown
+    assert "Optimize your data strategy and overcome data quality challenges" in page.markdown
+    assert "Information has never been a more valuable commodity" in page.markdown
+    assert "High Contrast" not in page.markdown and "About RSM" not in page.markdown

@@ -150,6 +150,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for svg in body.css("svg"):  # a drawing left open swallows the page as its text
         if _over_half(svg, body, whole):
             svg.unwrap()
+    opened = disclosed(body)  # before the strip: the controls are mostly <button>s
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
@@ -165,11 +166,15 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     doomed = []
     for node in body.css("[hidden], [aria-hidden=true], [role=navigation], [role=contentinfo], [role=complementary], "
                          "[role=banner], [role=dialog], [role=alert], [aria-modal=true]"):
-        if node.mem_id in holds_page or _folded(node):  # what it removed held no main
+        if node.mem_id in holds_page or _folded(node) or _opened(node, opened):  # what it removed held no main
             unhide(node)
         elif not _repeated_link(node):
             doomed.append(node)
-    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
+    for node in styled_hidden:
+        if _opened(node, opened):
+            unhide(node)
+    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)
+               and not _opened(node, opened)]
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")
@@ -424,6 +429,25 @@ def _folded(node) -> bool:
 
 
 _PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
+
+
+def disclosed(body) -> set:
+    """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`):
+    an accordion's or a FAQ's answers, hidden until the reader opens them."""
+    return {name for control in body.css("[aria-controls][aria-expanded=false]")
+            for name in (control.attrs.sget("aria-controls", "") or "").split()}
+
+
+OPENED_LINKS = 0.5
+"""Share of link text from which a panel a control opens is a menu's, not content."""
+
+
+def _opened(node, opened: set) -> bool:
+    """A panel a folded control opens (`disclosed`) that reads as text, not as a menu of links."""
+    if not opened or not node.is_element_node or node.id not in opened:
+        return False
+    text = len(node.text(deep=True, strip=True))
+    return text > 0 and sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) < OPENED_LINKS * text
 
 
 def _holding(body, selector: str) -> set:
