@@ -44,3 +44,10 @@ def test_panels_a_folded_control_opens_are_content():
     assert "Optimize your data strategy and overcome data quality challenges" in page.markdown
     assert "Information has never been a more valuable commodity" in page.markdown
     assert "High Contrast" not in page.markdown and "About RSM" not in page.markdown
+
+
+def test_menu_tree_goes_from_a_page_kept_whole():
+    page = page_content(load("wcxb-4509.html.gz"), "https://www.peacetarget.com/product-category/electronics-and-gadgets/")
+    assert "Power Banks" in page.markdown and "Bluetooth Speakers" in page.markdown  # the cards
+    assert "Computer Accessories" in page.markdown
+    assert "Outdoor items" not in page.markdown and "Camp Kitchen" not in page.markdown  # the category tree

@@ -622,7 +622,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
             within = subtree_text(blocks, [root])
-            doomed = bare_lines(blocks, within, root)
+            doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
                 doomed += repeats(blocks, within)
             remove_outermost(doomed)
@@ -638,6 +638,27 @@ def bare_lines(blocks: dict, within, root) -> list:
     (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
     return [node for node, size, _, _ in blocks.values() if size < 80 and node.mem_id in within
             and node.mem_id != root.mem_id and _is_bare_line(node.text(deep=True, strip=True))]
+
+
+MENU_LINKS = 0.75
+"""Share of link text from which a list of lists is a menu tree."""
+
+
+def menu_trees(root, within) -> list:
+    """Lists of lists of links under `root` (`within`: its subtree's text sums): a site's menu
+    tree (sections, their pages, their sub-pages), which a page kept whole holds apart from its
+    content. A listing's cards and a hub's link lists are no nested lists."""
+    found = {}
+    for inner in root.css("li > ul, li > ol"):
+        node, outer = inner.parent, None
+        while node is not None and node.mem_id != root.mem_id:
+            if node.tag in ("ul", "ol"):
+                outer = node
+            node = node.parent
+        if outer is not None:
+            found[outer.mem_id] = outer
+    return [node for mem_id, node in found.items()
+            if (sums := within.get(mem_id)) and sums[0] and sums[1] >= MENU_LINKS * sums[0]]
 
 
 _LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
