@@ -51,3 +51,12 @@ def test_menu_tree_goes_from_a_page_kept_whole():
     assert "Power Banks" in page.markdown and "Bluetooth Speakers" in page.markdown  # the cards
     assert "Computer Accessories" in page.markdown
     assert "Outdoor items" not in page.markdown and "Camp Kitchen" not in page.markdown  # the category tree
+
+
+def test_a_page_made_of_many_link_lists_keeps_them():
+    page = page_content(load("wcxb-2904.html.gz"), "https://en.wikipedia.org/wiki/List_of_programming_languages")
+    assert "This is an index to notable [programming languages](" in page.markdown
+    assert not page.markdown.startswith("-")  # no empty items of a menu emptied
+    assert "[ALGOL 68](" in page.markdown and "[Fortran](https://en.wikipedia.org/wiki/Fortran) – ISO/IEC 1539" in page.markdown
+    assert "[Python](" in page.markdown and "[Haskell](" in page.markdown
+    assert "Random article" not in page.markdown and "Privacy policy" not in page.markdown

@@ -217,7 +217,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     text = text_memo()  # the tree stays as it is until the removals at the end
-    doomed = []
+    doomed, linked = [], []
     for root in nodes:
         half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
         for node in root.css("ul, ol, div, section, table, dl"):
@@ -233,14 +233,15 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                 doomed.append(node)
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
                     and not (linked_prose and size - links >= POST_TEXT):
-                doomed.append(node)  # readability's bars; many commas mean prose
+                linked.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
              if size < 120 and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
              and (_is_credit(node, size, text) or size < 80 and _is_bare_line(text(node), counts))]
-    doomed += [node for node, size, links, _ in blocks.values()
+    linked += [node for node, size, links, _ in blocks.values()
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
+    doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
     doomed += [node for root in nodes if near_tags(root, ("header",))
                for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
@@ -260,6 +261,32 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+LINKED_CONTENT = 0.5
+"""Share of the content's text from which its link lists and link lines, when there are
+`LINK_LISTS` of them, are the content itself, not lists beside it."""
+LINK_LISTS = 15
+
+
+def link_lists(linked: list, sums: dict, roots: list) -> list:
+    """The link lists and link lines found in the content, unless they are many (`LINK_LISTS`)
+    and together hold `LINKED_CONTENT` of its text: then they are what the page is (a list of
+    links, an index of posts), where an article keeps a few lists of related links beside it."""
+    outer = outermost(linked)
+    if len(outer) < LINK_LISTS:
+        return linked
+    total = sum(sums.get(root.mem_id, (0,))[0] for root in roots)
+    if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LINKED_CONTENT * total:
+        return linked
+    return [node for node in outer if _in_header(node)]  # a header's menus are no part of it
+
+
+def _in_header(node) -> bool:
+    node = node.parent
+    while node is not None and node.tag != "header":
+        node = node.parent
+    return node is not None
 
 
 def text_memo():
