@@ -60,3 +60,11 @@ def test_a_page_made_of_many_link_lists_keeps_them():
     assert "[ALGOL 68](" in page.markdown and "[Fortran](https://en.wikipedia.org/wiki/Fortran) – ISO/IEC 1539" in page.markdown
     assert "[Python](" in page.markdown and "[Haskell](" in page.markdown
     assert "Random article" not in page.markdown and "Privacy policy" not in page.markdown
+
+
+def test_chrome_named_cards_sharing_their_leading_class_words_are_the_page():
+    page = page_content(load("wcxb-0709.html.gz"), "https://www.deloitte.com/us/en/services.html")
+    assert "At Deloitte, we see every challenge as an opportunity for growth." in page.markdown
+    assert "Leverage engineering-led design, deep industry knowledge" in page.markdown  # a card
+    assert "Deloitte’s Assurance business leverages our professional accounting" in page.markdown  # another
+    assert "Select your location" not in page.markdown and "Skip to main content" not in page.markdown

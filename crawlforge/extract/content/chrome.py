@@ -564,7 +564,7 @@ def _page_named(sizes: list, total: int) -> set:
     names (a menu's, a modal's items)."""
     groups = {}
     for node, share, size in sizes:
-        groups.setdefault(node.attrs.sget("class", "") or "", []).append((node, size))
+        groups.setdefault(_leading_classes(node), []).append((node, size))
     spared = set()
     for name, members in groups.items():
         if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name) or _classify(name)[1]:
@@ -573,6 +573,15 @@ def _page_named(sizes: list, total: int) -> set:
         if sum(sized[node.mem_id] for node in outermost(node for node, _ in members)) * 2 >= total:
             spared |= sized.keys()
     return spared
+
+
+CARD_CLASSES = 2
+"""Leading class words the cards of one run share: the words after them name each card's theme,
+colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-green`)."""
+
+
+def _leading_classes(node) -> str:
+    return " ".join(node.attrs.sget("class", "").split()[:CARD_CLASSES])  # sget: "" for none
 
 
 _THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
