@@ -173,8 +173,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for node in styled_hidden:
         if _opened(node, opened):
             unhide(node)
-    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)
-               and not _opened(node, opened)]
+        elif node.is_element_node and not _holds_page(node):
+            doomed.append(node)
     if not thread:
         doomed += body.css("[itemprop=author], [itemprop=datePublished], [itemprop=dateModified], "
                            "[itemprop=publisher], [rel=author], [itemprop=keywords]")

@@ -267,6 +267,7 @@ LINKED_CONTENT = 0.5
 """Share of the content's text from which its link lists and link lines, when there are
 `LINK_LISTS` of them, are the content itself, not lists beside it."""
 LINK_LISTS = 15
+"""Link lists and lines in the content from which they may be the content (a page of links)."""
 
 
 def link_lists(linked: list, sums: dict, roots: list) -> list:
@@ -283,6 +284,7 @@ def link_lists(linked: list, sums: dict, roots: list) -> list:
 
 
 def _in_header(node) -> bool:
+    """Whether a `<header>` holds the node (the header of the page or of its article)."""
     node = node.parent
     while node is not None and node.tag != "header":
         node = node.parent
@@ -644,7 +646,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if kind in _WHOLE_PAGE_TYPES or kind == "other":
         root = _page_root(body, cards)
         share = _reading_share(blocks, nodes, root)
-        if cards and not _holds(nodes, cards[0]) or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
+        if cards and not _holds(nodes, cards[0]) \
+                or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
