@@ -154,6 +154,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for svg in body.css("svg") if reparsed else found["svg"]:  # a drawing left open swallows the page as its text
         if _over_half(svg, body, whole):
             svg.unwrap()
+    opened = disclosed(body)  # before the strip: the controls are mostly <button>s
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
@@ -168,11 +169,15 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
     doomed, marks = [], _marks(body)
     for node in marks["hidden"]:
-        if node.mem_id in holds_page or _folded(node):  # what it removed held no main
+        if node.mem_id in holds_page or _folded(node) or _opened(node, opened):  # what it removed held no main
             unhide(node)
         elif not _repeated_link(node):
             doomed.append(node)
-    doomed += [node for node in styled_hidden if node.is_element_node and not _holds_page(node)]
+    for node in styled_hidden:
+        if _opened(node, opened):
+            unhide(node)
+        elif node.is_element_node and not _holds_page(node):
+            doomed.append(node)
     if not thread:
         doomed += marks["credit"]
     else:
@@ -464,6 +469,25 @@ def _folded(node) -> bool:
 _PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
 
 
+def disclosed(body) -> set:
+    """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`):
+    an accordion's or a FAQ's answers, hidden until the reader opens them."""
+    return {name for control in body.css("[aria-controls][aria-expanded=false]")
+            for name in (control.attrs.sget("aria-controls", "") or "").split()}
+
+
+OPENED_LINKS = 0.5
+"""Share of link text from which a panel a control opens is a menu's, not content."""
+
+
+def _opened(node, opened: set) -> bool:
+    """A panel a folded control opens (`disclosed`) that reads as text, not as a menu of links."""
+    if not opened or not node.is_element_node or node.id not in opened:
+        return False
+    text = len(node.text(deep=True, strip=True))
+    return text > 0 and sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) < OPENED_LINKS * text
+
+
 def _holders(nodes) -> set:
     """mem_ids of the nodes that are or hold one of `nodes`, the matches of a selector
     (``node.css_first(selector)`` is not None), from one search: a search under each of a
@@ -580,7 +604,7 @@ def _page_named(sizes: list, total: int) -> set:
     names (a menu's, a modal's items)."""
     groups = {}
     for node, share, size in sizes:
-        groups.setdefault(node.attrs.sget("class", "") or "", []).append((node, size))
+        groups.setdefault(_leading_classes(node), []).append((node, size))
     spared = set()
     for name, members in groups.items():
         if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name) or _classify(name)[1]:
@@ -589,6 +613,15 @@ def _page_named(sizes: list, total: int) -> set:
         if sum(sized[node.mem_id] for node in outermost(node for node, _ in members)) * 2 >= total:
             spared |= sized.keys()
     return spared
+
+
+CARD_CLASSES = 2
+"""Leading class words the cards of one run share: the words after them name each card's theme,
+colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-green`)."""
+
+
+def _leading_classes(node) -> str:
+    return " ".join(node.attrs.sget("class", "").split()[:CARD_CLASSES])  # sget: "" for none
 
 
 _THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",

@@ -225,7 +225,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     sums = subtree_text(blocks, nodes)
     root_ids = {root.mem_id for root in nodes}
     text = text_memo()  # the tree stays as it is until the removals at the end
-    doomed = []
+    doomed, linked = [], []
     for root in nodes:
         half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
         for node in root.css("ul, ol, div, section, table, dl"):
@@ -241,14 +241,15 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                 doomed.append(node)
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
                     and not (linked_prose and size - links >= POST_TEXT):
-                doomed.append(node)  # readability's bars; many commas mean prose
+                linked.append(node)  # readability's bars; many commas mean prose
     lines = [node for node, size, links, _ in blocks.values()
              if size < 120 and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
              and (_is_credit(node, size, text) or size < 80 and _is_bare_line(text(node), counts))]
-    doomed += [node for node, size, links, _ in blocks.values()
+    linked += [node for node, size, links, _ in blocks.values()
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
+    doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
     doomed += [node for root in nodes if near_tags(root, ("header",))
                for node in root.css("header p, header div, header ul, header span")
                if node.css_first(_HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
@@ -268,6 +269,34 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+
+
+LINKED_CONTENT = 0.5
+"""Share of the content's text from which its link lists and link lines, when there are
+`LINK_LISTS` of them, are the content itself, not lists beside it."""
+LINK_LISTS = 15
+"""Link lists and lines in the content from which they may be the content (a page of links)."""
+
+
+def link_lists(linked: list, sums: dict, roots: list) -> list:
+    """The link lists and link lines found in the content, unless they are many (`LINK_LISTS`)
+    and together hold `LINKED_CONTENT` of its text: then they are what the page is (a list of
+    links, an index of posts), where an article keeps a few lists of related links beside it."""
+    outer = outermost(linked)
+    if len(outer) < LINK_LISTS:
+        return linked
+    total = sum(sums.get(root.mem_id, (0,))[0] for root in roots)
+    if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LINKED_CONTENT * total:
+        return linked
+    return [node for node in outer if _in_header(node)]  # a header's menus are no part of it
+
+
+def _in_header(node) -> bool:
+    """Whether a `<header>` holds the node (the header of the page or of its article)."""
+    node = node.parent
+    while node is not None and node.tag != "header":
+        node = node.parent
+    return node is not None
 
 
 def text_memo():
@@ -587,9 +616,21 @@ def picture_links(root) -> None:
                 box.decompose()  # lexbor leaves an empty element in place when unwrapped
             else:
                 box.unwrap()
+        inline_card(link)
 
 
 _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
+
+
+def inline_card(link) -> None:
+    """A card written as one link, its picture beside blocks of text (a title, a price): the
+    blocks are unwrapped, each followed by a blank, so that the link is a line of text with its
+    picture, where the converter, meeting blocks in a link, writes the picture's alt text (a
+    description of the photo) as words of the link."""
+    blocks = [node for node in link.css("*") if node.tag in BLOCK_TAGS and node.mem_id != link.mem_id]
+    for block in reversed(blocks):
+        block.insert_after(" ")
+        block.unwrap()
 
 
 def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -> tuple[str, list]:
@@ -610,14 +651,16 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind != "forum" and (cards or items):
         drop_card_copies(cards or items, blocks)
-    if kind in _WHOLE_PAGE_TYPES:
+    if kind in _WHOLE_PAGE_TYPES or kind == "other":
         root = _page_root(body, cards)
-        if cards and not _holds(nodes, cards[0]) or _reading_share(blocks, nodes, root) < WHOLE_PAGE_SHARE:
+        share = _reading_share(blocks, nodes, root)
+        if cards and not _holds(nodes, cards[0]) \
+                or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
             within = subtree_text(blocks, [root])
-            doomed = bare_lines(blocks, within, root)
+            doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
                 doomed += repeats(blocks, within)
             remove_outermost(doomed)
@@ -633,6 +676,27 @@ def bare_lines(blocks: dict, within, root) -> list:
     (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
     return [node for node, size, _, _ in blocks.values() if size < 80 and node.mem_id in within
             and node.mem_id != root.mem_id and _is_bare_line(node.text(deep=True, strip=True))]
+
+
+MENU_LINKS = 0.75
+"""Share of link text from which a list of lists is a menu tree."""
+
+
+def menu_trees(root, within) -> list:
+    """Lists of lists of links under `root` (`within`: its subtree's text sums): a site's menu
+    tree (sections, their pages, their sub-pages), which a page kept whole holds apart from its
+    content. A listing's cards and a hub's link lists are no nested lists."""
+    found = {}
+    for inner in root.css("li > ul, li > ol"):
+        node, outer = inner.parent, None
+        while node is not None and node.mem_id != root.mem_id:
+            if node.tag in ("ul", "ol"):
+                outer = node
+            node = node.parent
+        if outer is not None:
+            found[outer.mem_id] = outer
+    return [node for mem_id, node in found.items()
+            if (sums := within.get(mem_id)) and sums[0] and sums[1] >= MENU_LINKS * sums[0]]
 
 
 _LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
@@ -699,6 +763,10 @@ _WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "
 """Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
+OTHER_SHARE = 0.3
+"""A page of no known kind whose best text block (not the page's root itself) holds less than
+this share of its reading text has no article: its content is the page (a store's tiles, a
+landing page's sections), as a service page's is."""
 
 
 ARTICLE_PROSE = 1

@@ -1,0 +1,70 @@
+"""Main content of card and section pages on real WCXB pages (fixtures/pagetypes/PROVENANCE.md)."""
+
+import gzip
+import re
+from pathlib import Path
+
+from crawlforge.extract.markdown import page_content
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pagetypes"
+
+
+def load(name: str) -> str:
+    return gzip.decompress((FIXTURES / name).read_bytes()).decode("utf-8")
+
+
+def test_a_card_written_as_one_link_keeps_its_picture_a_picture():
+    page = page_content(load("wcxb-2974.html.gz"), "https://www.seriouseats.com/tomato-sauce-recipes-5117879")
+    assert "Easy Slow-Cooker Pork Ragù](https://www.seriouseats.com/slow-cooker-pork-ragu-recipe-11917949)" in page.markdown
+    assert "[![A plate of pasta topped with pork ragu served on a green surface](" in page.markdown
+    assert not re.search(r"(?<!!)\[A plate of pasta topped", page.markdown)  # the alt text as the link's words
+    assert "Recipes by Course" not in page.markdown
+
+
+def test_item_cards_in_one_link_keep_titles_and_prices_not_photo_descriptions():
+    page = page_content(load("wcxb-4204.html.gz"), "https://www.etsy.com/market/handmade_wallet")
+    assert page.page_type == "listing"
+    assert "Fully Customizable Leather Cash Wallet, Handmade and Minimalist" in page.markdown
+    assert not re.search(r"(?<!!)\[May include:", page.markdown) and "[![May include:" in page.markdown
+    assert "Please enter a valid email address." not in page.markdown
+
+
+def test_page_of_no_kind_whose_best_block_is_a_small_part_keeps_the_page():
+    page = page_content(load("wcxb-0135.html.gz"), "https://onehealthohio.org/dental-care/")
+    assert "Dental services are available for adults and children" in page.markdown  # the best block
+    assert "Screening Exams" in page.markdown and "Root Canals on Select Teeth" in page.markdown  # its sections
+    assert "Youngstown Community Health Center" in page.markdown
+    assert "Do you have a dental emergency?" in page.markdown
+    assert "Patient Information" not in page.markdown and "Contact Us" not in page.markdown
+
+
+def test_panels_a_folded_control_opens_are_content():
+    page = page_content(load("wcxb-1056.html.gz"), "https://rsmus.com/services/digital-transformation/data-analytics.html")
+    assert "Our experienced team delivers consulting services and solutions to help develop your AI strategy" in page.markdown
+    assert "Optimize your data strategy and overcome data quality challenges" in page.markdown
+    assert "Information has never been a more valuable commodity" in page.markdown
+    assert "High Contrast" not in page.markdown and "About RSM" not in page.markdown
+
+
+def test_menu_tree_goes_from_a_page_kept_whole():
+    page = page_content(load("wcxb-4509.html.gz"), "https://www.peacetarget.com/product-category/electronics-and-gadgets/")
+    assert "Power Banks" in page.markdown and "Bluetooth Speakers" in page.markdown  # the cards
+    assert "Computer Accessories" in page.markdown
+    assert "Outdoor items" not in page.markdown and "Camp Kitchen" not in page.markdown  # the category tree
+
+
+def test_a_page_made_of_many_link_lists_keeps_them():
+    page = page_content(load("wcxb-2904.html.gz"), "https://en.wikipedia.org/wiki/List_of_programming_languages")
+    assert "This is an index to notable [programming languages](" in page.markdown
+    assert not page.markdown.startswith("-")  # no empty items of a menu emptied
+    assert "[ALGOL 68](" in page.markdown and "[Fortran](https://en.wikipedia.org/wiki/Fortran) – ISO/IEC 1539" in page.markdown
+    assert "[Python](" in page.markdown and "[Haskell](" in page.markdown
+    assert "Random article" not in page.markdown and "Privacy policy" not in page.markdown
+
+
+def test_chrome_named_cards_sharing_their_leading_class_words_are_the_page():
+    page = page_content(load("wcxb-0709.html.gz"), "https://www.deloitte.com/us/en/services.html")
+    assert "At Deloitte, we see every challenge as an opportunity for growth." in page.markdown
+    assert "Leverage engineering-led design, deep industry knowledge" in page.markdown  # a card
+    assert "Deloitte’s Assurance business leverages our professional accounting" in page.markdown  # another
+    assert "Select your location" not in page.markdown and "Skip to main content" not in page.markdown
