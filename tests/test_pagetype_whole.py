@@ -68,3 +68,12 @@ def test_chrome_named_cards_sharing_their_leading_class_words_are_the_page():
     assert "Leverage engineering-led design, deep industry knowledge" in page.markdown  # a card
     assert "Deloitte’s Assurance business leverages our professional accounting" in page.markdown  # another
     assert "Select your location" not in page.markdown and "Skip to main content" not in page.markdown
+
+
+def test_sections_sharing_a_weak_chrome_name_that_hold_the_article_stay():
+    page = page_content(load("wcxb-4233.html.gz"), "https://www.netgear.com/hub/technology/what-is-mesh-wifi/")
+    assert "Mesh WiFi systems are wireless networks that combine a WiFi router" in page.markdown  # first section
+    assert "## How to set up Mesh WiFi" in page.markdown  # a later one
+    assert "Mesh WiFi coverage varies by home layout" in page.markdown  # the FAQ's last answer
+    assert page.page_type == "article"
+    assert "Share Article" not in page.markdown and "Copy link" not in page.markdown

@@ -590,29 +590,38 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
             large.append((node, 0.5))
     if large:
         sizes = [(node, share, len(node.text(deep=True, strip=True, skip_empty=True))) for node, share in large]
-        spared = _page_named(sizes, total)
+        spared = page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
         if found and body.css_first("pre, code") is not None else set()
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
-def _page_named(sizes: list, total: int) -> set:
+def page_named(sizes: list, total: int) -> set:
     """mem_ids of the chrome-named nodes whose class, shared by several of them, marks half of
     the page's text: a listing's story cards named `...-ad`, a service page's `promo` cards, each
     small, are together its content. Not comments (a thread's shape decides those), nor weak
-    names (a menu's, a modal's items)."""
+    names (a menu's, a modal's items) but on sections each headed over a paragraph (`skip-item`)."""
     groups = {}
     for node, share, size in sizes:
         groups.setdefault(_leading_classes(node), []).append((node, size))
     spared = set()
     for name, members in groups.items():
-        if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name) or _classify(name)[1]:
-            continue  # comments, a menu's or a modal's items hold much of a page and are chrome
+        if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name):
+            continue  # comments hold much of a thread and its shape decides them
         sized = {node.mem_id: size for node, size in members}
-        if sum(sized[node.mem_id] for node in outermost(node for node, _ in members)) * 2 >= total:
+        outer = outermost(node for node, _ in members)
+        if _classify(name)[1] and not all(map(_headed_prose, outer)):
+            continue  # a menu's or a modal's items hold much of a page and are chrome
+        if sum(sized[node.mem_id] for node in outer) * 2 >= total:
             spared |= sized.keys()
     return spared
+
+
+def _headed_prose(node) -> bool:
+    """A heading and a paragraph: an article's section (`skip-item` sections, each one titled),
+    where a menu's or a modal's items hold links and buttons."""
+    return node.css_first(_HEADING_TAGS) is not None and node.css_first("p") is not None
 
 
 CARD_CLASSES = 2

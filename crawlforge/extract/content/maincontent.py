@@ -20,7 +20,8 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               class_and_id, hint_weight, near_tags, outermost, prune,
+                                               NAMED_CARDS, class_and_id, hint_weight, near_tags, outermost,
+                                               page_named, prune,
                                                remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
@@ -228,6 +229,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     doomed, linked = [], []
     for root in nodes:
         half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
+        named = []
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
                 continue
@@ -238,10 +240,12 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                 if node.css_first("img, pre, video, picture") is None:
                     doomed.append(node)
             elif (weight := hint_weight(node, thread)) < 0:
-                doomed.append(node)
+                named.append((node, 0, size))
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
                     and not (linked_prose and size - links >= POST_TEXT):
                 linked.append(node)  # readability's bars; many commas mean prose
+        spared = page_named(named, 2 * half) if len(named) >= NAMED_CARDS else ()
+        doomed += [node for node, _, _ in named if node.mem_id not in spared]  # named sections together the content
     lines = [node for node, size, links, _ in blocks.values()
              if size < 120 and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
              and (_is_credit(node, size, text) or size < 80 and _is_bare_line(text(node), counts))]
