@@ -77,3 +77,11 @@ def test_sections_sharing_a_weak_chrome_name_that_hold_the_article_stay():
     assert "Mesh WiFi coverage varies by home layout" in page.markdown  # the FAQ's last answer
     assert page.page_type == "article"
     assert "Share Article" not in page.markdown and "Copy link" not in page.markdown
+
+
+def test_category_page_tagged_only_as_a_product_is_a_listing_of_its_cards():
+    page = page_content(load("wcxb-4112.html.gz"), "https://www.whiteflowerfarm.com/indoor-pottery")
+    assert page.page_type == "listing"  # `og:type` says product, no product data does
+    assert "Gray Cathedral Pot and Saucer" in page.markdown and "Persephone Ceramic Planter" in page.markdown
+    assert "French Harvest Pot, Medium](https://www.whiteflowerfarm.com/french-harvest-pot-and-saucer-medium)" in page.markdown
+    assert "$59.00 $29.50" in page.markdown  # a card's price and its sale price

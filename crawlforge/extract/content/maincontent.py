@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.pagetype import declared_type, page_type, sibling_groups
+from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, sibling_groups, tagged_only
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
                                                NAMED_CARDS, class_and_id, hint_weight, near_tags, outermost,
@@ -638,13 +638,14 @@ def inline_card(link) -> None:
 
 
 def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -> tuple[str, list]:
-    declared = declared_type(tree)
+    types = schema_types(tree)
+    declared = declared_kind(types)
     if single and declared == "listing":
         declared = "product"  # one product, shown with other items' cards (`You may also like`)
     if prune(tree, thread=None if declared is None else declared == "forum", product=declared == "product"):
         declared = "forum"  # a discussion by its shape
     body = tree.body
-    kind, cards = page_type(body, declared, url)
+    kind, cards = page_type(body, declared, url, declared == "product" and tagged_only(types))
     if body is None:
         return kind, []
     blocks = text_blocks(body)

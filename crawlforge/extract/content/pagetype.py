@@ -55,7 +55,11 @@ def declared_type(tree: LexborHTMLParser) -> str | None:
     """The kind the page's own data states, or None. A page declaring one product is a product
     page; one declaring several, a list of items or a collection is a listing (a category page
     carries product JSON too)."""
-    types = schema_types(tree)
+    return declared_kind(schema_types(tree))
+
+
+def declared_kind(types: Counter) -> str | None:
+    """`declared_type` from the page's `schema_types`."""
     if types.keys() & _FORUM or types["Comment"] >= 3:
         return "forum"
     products = max(types["Product"], types["ProductGroup"])
@@ -72,22 +76,31 @@ def declared_type(tree: LexborHTMLParser) -> str | None:
     return None
 
 
-def page_type(body, declared: str | None, url: str = "") -> tuple[str, list]:
+def page_type(body, declared: str | None, url: str = "", tagged: bool = False) -> tuple[str, list]:
     """The page's kind from its pruned body, its declared kind and its URL path, and the
-    largest run of sibling cards (a listing's items)."""
+    largest run of sibling cards (a listing's items). `tagged`: the product it declares is only
+    an `og:type` (`tagged_only`)."""
     if body is None:
         return "other", []
     shape = _shape(body)
-    return _kind(shape, declared, url), shape["members"]
+    return _kind(shape, declared, url, tagged), shape["members"]
 
 
-def _kind(shape: dict, declared: str | None, url: str) -> str:
+def tagged_only(types: Counter) -> bool:
+    """A product declared by nothing but `og:type`, no product data: a shop's theme may tag
+    every page so, its category pages too."""
+    return bool(types["og:product"]) and not (types["Product"] or types["ProductGroup"])
+
+
+def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> str:
+    cards = shape["cards"] >= 6 and shape["card_share"]
+    if tagged and cards >= 0.5:
+        return "listing"  # a category page tagged as a product: its item cards hold most of its text
     if declared in ("forum", "product", "listing"):
         return declared
     if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
         if shape["code"] or declared == "documentation" or shape["prose"] >= 2:
             return "documentation"
-    cards = shape["cards"] >= 6 and shape["card_share"]
     if declared != "article" and cards >= 0.5:
         return "listing"
     if declared == "article" or shape["prose_share"] >= 0.6 and shape["prose"] >= 3:
