@@ -85,3 +85,11 @@ def test_category_page_tagged_only_as_a_product_is_a_listing_of_its_cards():
     assert "Gray Cathedral Pot and Saucer" in page.markdown and "Persephone Ceramic Planter" in page.markdown
     assert "French Harvest Pot, Medium](https://www.whiteflowerfarm.com/french-harvest-pot-and-saucer-medium)" in page.markdown
     assert "$59.00 $29.50" in page.markdown  # a card's price and its sale price
+
+
+def test_story_teasers_sharing_a_weak_chrome_name_that_are_the_page_stay():
+    page = page_content(load("wcxb-1795.html.gz"), "https://kval.com/topic/Car%20Rental")
+    assert "[Thanksgiving travel hits new record with 82 million travelers, AAA reports](" in page.markdown
+    assert "Thanksgiving is the busiest travel holiday of the year" in page.markdown  # its summary
+    assert "[NRA faces corporate backlash after latest school shooting](" in page.markdown  # the last one
+    assert "Please ensure Javascript is enabled" not in page.markdown

@@ -611,17 +611,24 @@ def page_named(sizes: list, total: int) -> set:
             continue  # comments hold much of a thread and its shape decides them
         sized = {node.mem_id: size for node, size in members}
         outer = outermost(node for node, _ in members)
-        if _classify(name)[1] and not all(map(_headed_prose, outer)):
+        weak = _classify(name)[1]
+        if weak and not all(map(_headed_prose, outer)):
             continue  # a menu's or a modal's items hold much of a page and are chrome
-        if sum(sized[node.mem_id] for node in outer) * 2 >= total:
+        if sum(sized[node.mem_id] for node in outer) >= total * (WEAK_NAMED_SHARE if weak else 0.5):
             spared |= sized.keys()
     return spared
 
 
 def _headed_prose(node) -> bool:
-    """A heading and a paragraph: an article's section (`skip-item` sections, each one titled),
-    where a menu's or a modal's items hold links and buttons."""
-    return node.css_first(_HEADING_TAGS) is not None and node.css_first("p") is not None
+    """A paragraph under a heading or a link: an article's section (`skip-item` sections, each
+    one titled), a story's teaser; a menu's or a modal's items hold links and buttons, no prose."""
+    return node.css_first("p") is not None and node.css_first(_TITLES) is not None
+
+
+_TITLES = _HEADING_TAGS + ", a[href]"
+WEAK_NAMED_SHARE = 2 / 3
+"""Share of the page's text that boxes sharing a weak chrome name (`teaser`, `footer`) hold when
+they are its content: a footer's columns of prose may hold half of a short article's page."""
 
 
 CARD_CLASSES = 2
