@@ -93,3 +93,9 @@ def test_story_teasers_sharing_a_weak_chrome_name_that_are_the_page_stay():
     assert "Thanksgiving is the busiest travel holiday of the year" in page.markdown  # its summary
     assert "[NRA faces corporate backlash after latest school shooting](" in page.markdown  # the last one
     assert "Please ensure Javascript is enabled" not in page.markdown
+
+
+def test_hidden_panels_a_button_controls_are_folded_content():
+    page = page_content(load("wcxb-4287.html.gz"), "https://www.insight.com/en_US/what-we-do/expertise/cybersecurity.html")
+    # the FAQ's answers: `display: none` panels named by their button's aria-controls
+    assert "AI can push you to modernize detection, response, and governance" in page.markdown

@@ -470,9 +470,10 @@ _PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
 
 
 def disclosed(body) -> set:
-    """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`):
-    an accordion's or a FAQ's answers, hidden until the reader opens them."""
-    return {name for control in body.css("[aria-controls][aria-expanded=false]")
+    """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`,
+    or a button's `aria-controls` alone): an accordion's or a FAQ's answers, hidden until the
+    reader opens them."""
+    return {name for control in body.css("[aria-controls][aria-expanded=false], button[aria-controls]")
             for name in (control.attrs.sget("aria-controls", "") or "").split()}
 
 
