@@ -99,3 +99,9 @@ def test_hidden_panels_a_button_controls_are_folded_content():
     page = page_content(load("wcxb-4287.html.gz"), "https://www.insight.com/en_US/what-we-do/expertise/cybersecurity.html")
     # the FAQ's answers: `display: none` panels named by their button's aria-controls
     assert "AI can push you to modernize detection, response, and governance" in page.markdown
+
+
+def test_hidden_box_after_a_question_is_its_folded_answer():
+    page = page_content(load("wcxb-0132.html.gz"), "https://alison.com/certificate-courses")
+    assert "What is an Online Certificate Program?\n\nAn online certificate program is considered postsecondary" \
+        in page.markdown  # a `display: none` answer after its question, no ARIA to link them

@@ -290,13 +290,28 @@ def revealed(body, total: int | None) -> list:
     if total is None:
         total = len(body.text(deep=True, strip=True, skip_empty=True))
     chunks = [(node, size) for node, size in zip(hidden, sizes) if size and node.parent.mem_id == body.mem_id]
-    shown = [node for node, size in zip(hidden, sizes) if size * 2 >= total or size and _folded(node)]
+    shown = [node for node, size in zip(hidden, sizes)
+             if size * 2 >= total or size and (_folded(node) or _answer(node))]
     if sum(size for _, size in chunks) * 2 >= total:
         shown += [node for node, _ in chunks]
     for node in shown:
         unhide(node)
     shown_ids = {node.mem_id for node in shown}
     return [node for node in hidden if node.mem_id not in shown_ids and "hidden" not in node.attrs]
+
+
+def _answer(node) -> bool:
+    """A hidden box right after a question (a line ending in `?`): a FAQ's answer, folded."""
+    question = node.prev
+    while question is not None and not question.is_element_node:
+        question = question.prev
+    if question is None:
+        return False
+    text = question.text(deep=True, strip=True)
+    return 0 < len(text) < QUESTION_LENGTH and text.endswith("?")
+
+
+QUESTION_LENGTH = 200
 
 
 _NUMBERED = re.compile(r"(.*[^0-9A-Za-z])([0-9a-f]{1,6})|(\D*)([0-9]+)")
