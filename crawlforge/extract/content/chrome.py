@@ -500,8 +500,15 @@ def _opened(node, opened: set) -> bool:
     """A panel a folded control opens (`disclosed`) that reads as text, not as a menu of links."""
     if not opened or not node.is_element_node or node.id not in opened:
         return False
-    text = len(node.text(deep=True, strip=True))
-    return text > 0 and sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) < OPENED_LINKS * text
+    return bool(node.text(deep=True, strip=True, skip_empty=True)) and link_density(node) < OPENED_LINKS
+
+
+def link_density(node) -> float:
+    """Share of the node's text that is link text (0 for a node with none)."""
+    text = len(node.text(deep=True, strip=True, skip_empty=True))
+    if not text:
+        return 0.0
+    return min(1.0, sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) / text)
 
 
 def _holders(nodes) -> set:

@@ -20,9 +20,8 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, sibling_groups, tagged_only
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               NAMED_CARDS, class_and_id, hint_weight, near_tags, outermost,
-                                               page_named, prune,
-                                               remove_outermost, style_hides)
+                                               NAMED_CARDS, class_and_id, hint_weight, link_density, near_tags,
+                                               outermost, page_named, prune, remove_outermost, style_hides)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -105,13 +104,6 @@ def _body_hint(node) -> int:
 def _names_body(hint: str) -> bool:
     """`_BODY_NAMES` in a class and id; a page's containers share their classes."""
     return _BODY_NAMES.search(hint.lower()) is not None
-
-
-def link_density(node) -> float:
-    text = len(node.text(deep=True, strip=True, skip_empty=True))
-    if not text:
-        return 0.0
-    return min(1.0, sum(len(a.text(deep=True, strip=True)) for a in node.css("a")) / text)
 
 
 def top_candidate(scores: dict):
