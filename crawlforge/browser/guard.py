@@ -5,8 +5,8 @@ Playwright routes the requests of a page (``should_abort``, scrapy-playwright's 
 and a context route catches pages without one. It routes only the first URL of a redirect
 chain, so the hops are stopped before they leave by ``crawlforge.browser.proxy`` (the only
 way out of the browser); Chromium's own network events are watched too, so a navigation hop
-to a refused address closes the page and the render ends as an ``ssrf_refused`` error naming
-the hop (``REFUSED_KEY``).
+to a refused address ends the render at once, as an ``ssrf_refused`` error naming the hop
+(``PageGuard.refusals``), and closes the page.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from crawlforge.browser.policy import PagePolicy
 from crawlforge.extract.netguard import guard_settings
 
 logger = logging.getLogger(__name__)
-REFUSED_KEY = "crawlforge_browser_refused"  # meta: why a render was ended by the SSRF guard
 NO_POPUPS = "window.open = () => null;"  # a crawl reads the page it asked for, nothing it opens
 
 
@@ -40,6 +39,8 @@ class PageGuard:
         self.policy = policy
         self.stats = stats
         self.lookups: dict[str, str | None] = {}  # host -> refusal (None: public)
+        # request -> future of a render in flight, given why when a hop of its page is refused
+        self.refusals: dict = {}
 
     async def guard_context(self, context) -> None:
         """No ``window.open``; WebSockets; requests of pages without a page route."""
@@ -100,7 +101,9 @@ class PageGuard:
             return
         url, kind = event["request"]["url"], event.get("type", "other").lower()
         if await self.abort_reason(url, kind, True) == "ssrf":
-            # said first: the page may be closed already, and the render then ends however it ends
-            request.meta[REFUSED_KEY] = f"Refused {url}: a redirect to a private address"
+            # said first, ending the render wherever it is: closing the page alone may not end it
+            # (a cold browser can answer the hop before the close, or the close can be slow)
+            if (refusal := self.refusals.get(request)) is not None and not refusal.done():
+                refusal.set_result(f"Refused {url}: a redirect to a private address")
             if not page.is_closed():
                 await page.close()

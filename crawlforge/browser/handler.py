@@ -27,7 +27,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.internet.error import TimeoutError
 
-from crawlforge.browser.guard import REFUSED_KEY, PageGuard, page_policy
+from crawlforge.browser.guard import PageGuard, page_policy
 from crawlforge.browser.policy import WAIT_KEY
 from crawlforge.browser.proxy import REFUSED_HEADER, VettingProxy
 from crawlforge.signals import report_failure
@@ -86,13 +86,24 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
             await self.open.wait()
         self.count_page()
         self.in_flight += 1
+        refusal = self.guard.refusals[request] = asyncio.get_running_loop().create_future()
+        render = asyncio.ensure_future(super()._download_request(request, spider))
         try:
-            response = await asyncio.wait_for(super()._download_request(request, spider), self.deadline(request))
+            await asyncio.wait((render, refusal), timeout=self.deadline(request), return_when=asyncio.FIRST_COMPLETED)
+            if refusal.done() or not render.done():  # a refused hop, or stuck (e.g. on a dead browser's page)
+                render.cancel()
+                with suppress(asyncio.CancelledError, Exception):
+                    await render
+            if refusal.done():  # no retry: the page asked for a private address
+                report_failure(self.crawler, request, "ssrf", "ssrf_refused", refusal.result())
+                raise IgnoreRequest(refusal.result())
+            if not render.done() or render.cancelled():
+                raise TimeoutError(string=f"browser: no answer in {self.deadline(request):.0f} s")
+            response = render.result()
         except PlaywrightTimeoutError as exc:  # a timeout, as on the plain path: retried, then "timeout"
             raise TimeoutError(string=f"browser: {exc.message.splitlines()[0]}") from exc
-        except asyncio.TimeoutError as exc:  # stuck, e.g. on a page of a browser that died under it
-            raise TimeoutError(string=f"browser: no answer in {self.deadline(request):.0f} s") from exc
         finally:
+            del self.guard.refusals[request]
             self.in_flight -= 1
             if not self.open.is_set() and self.in_flight == 0:
                 await self.restart()
@@ -101,30 +112,6 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
             report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
             raise IgnoreRequest(reason)
         return response
-
-    async def _download_request_with_retry(self, request, spider):
-        try:
-            return await super()._download_request_with_retry(request=request, spider=spider)
-        except (PlaywrightError, TimeoutError):  # closed under goto, its navigation aborted or stuck
-            if reason := request.meta.get(REFUSED_KEY):  # the guard refused a redirect hop: no retry
-                report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
-                raise IgnoreRequest(reason) from None
-            raise
-
-    async def _get_response_and_download(self, request, page, spider):
-        """scrapy-playwright's, ended as soon as the guard closes the page for a refused redirect
-        hop: after the aborted navigation it would wait ``PLAYWRIGHT_DOWNLOAD_TIMEOUT`` (30 s) for
-        a download that never comes, holding a page slot of the crawl."""
-        closed = asyncio.get_running_loop().create_future()
-        page.once("close", lambda *_: closed.done() or closed.set_result(None))
-        render = asyncio.ensure_future(super()._get_response_and_download(request, page, spider))
-        await asyncio.wait((render, closed), return_when=asyncio.FIRST_COMPLETED)
-        if not render.done() and REFUSED_KEY in request.meta:
-            render.cancel()
-            with suppress(asyncio.CancelledError, PlaywrightError):
-                await render
-            raise PlaywrightError(request.meta[REFUSED_KEY])
-        return await render
 
     async def _apply_page_methods(self, page, request, spider) -> None:
         """The wait of ``meta["crawlforge_wait"]``: for a selector the user named (a page without

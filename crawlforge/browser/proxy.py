@@ -18,6 +18,7 @@ from contextlib import suppress
 from urllib.parse import urlsplit
 
 from crawlforge.browser.policy import PagePolicy
+from crawlforge.extract.netguard import parse_host
 
 logger = logging.getLogger(__name__)
 REFUSED_HEADER = "X-Crawlforge-Refused"  # on the proxy's 403: why the request was not sent
@@ -74,9 +75,13 @@ class VettingProxy:
 
     async def vetted_address(self, host: str) -> tuple[str | None, str | None]:
         """(address to connect to, None), or (None, why the guard refuses the host); an
-        OSError when the name does not resolve."""
-        infos = await asyncio.get_running_loop().getaddrinfo(host.strip("[]"), None, type=socket.SOCK_STREAM)
-        addresses = list(dict.fromkeys(info[4][0] for info in infos))
+        OSError when the name does not resolve. An address needs no lookup: the lookups of
+        Chromium's own background requests can hold every resolver thread."""
+        if (address := parse_host(host)) is not None:
+            addresses = [str(address)]
+        else:
+            infos = await asyncio.get_running_loop().getaddrinfo(host.strip("[]"), None, type=socket.SOCK_STREAM)
+            addresses = list(dict.fromkeys(info[4][0] for info in infos))
         if reason := self.policy.refused(host, addresses):
             return None, reason
         return addresses[0], None
