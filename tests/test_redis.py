@@ -5,6 +5,7 @@ the host's Crawl-delay holds for the two workers together, as the server's own c
 import json
 import subprocess
 import sys
+import time
 
 import redis
 from scrapy import Request
@@ -36,11 +37,25 @@ def test_seed_command_pushes_json_entries_and_resets(redis_url, tmp_path):
     assert not server.exists("site:dupefilter")
 
 
+def wait_until_open(workdir, timeout: float = 60) -> None:
+    """Until the worker's log says its spider is open (it then polls the shared queue)."""
+    log = workdir / "log.txt"
+    deadline = time.monotonic() + timeout
+    while "Spider opened" not in (log.read_text(errors="replace") if log.exists() else ""):
+        assert time.monotonic() < deadline, f"worker not open after {timeout} s"
+        time.sleep(0.1)
+
+
 def test_two_workers_share_one_queue_and_export_every_page_once(fixture_server, redis_url, tmp_path):
-    seed(redis_url, "site", "--reset", fixture_server.url(f"/_gen/{TOTAL}/0"))
-    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 1,
+    # both workers wait for the seed: one that starts seconds later on a busy machine would find
+    # the other done and the queue empty
+    seed(redis_url, "site", "--reset")
+    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 5,
                 "CONCURRENT_REQUESTS": 2}
     workers = [start_crawl("site", tmp_path / f"worker{n}", settings=settings) for n in (1, 2)]
+    for n in (1, 2):
+        wait_until_open(tmp_path / f"worker{n}")
+    seed(redis_url, "site", fixture_server.url(f"/_gen/{TOTAL}/0"))
     for process, _ in workers:
         assert process.wait(timeout=120) == 0
     feeds = [[item["url"] for item in read_jsonl(items)] for _, items in workers]
