@@ -21,7 +21,6 @@ from contextlib import suppress
 from weakref import WeakKeyDictionary
 
 from playwright._impl._errors import TargetClosedError
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
