@@ -85,24 +85,9 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
             await self.open.wait()
         self.count_page()
         self.in_flight += 1
-        refusal = self.guard.refusals[request] = asyncio.get_running_loop().create_future()
-        render = asyncio.ensure_future(super()._download_request(request, spider))
         try:
-            await asyncio.wait((render, refusal), timeout=self.deadline(request), return_when=asyncio.FIRST_COMPLETED)
-            if refusal.done() or not render.done():  # a refused hop, or stuck (e.g. on a dead browser's page)
-                render.cancel()
-                with suppress(asyncio.CancelledError, Exception):
-                    await render
-            if refusal.done():  # no retry: the page asked for a private address
-                report_failure(self.crawler, request, "ssrf", "ssrf_refused", refusal.result())
-                raise IgnoreRequest(refusal.result())
-            if not render.done() or render.cancelled():
-                raise TimeoutError(string=f"browser: no answer in {self.deadline(request):.0f} s")
-            response = render.result()
-        except PlaywrightTimeoutError as exc:  # a timeout, as on the plain path: retried, then "timeout"
-            raise TimeoutError(string=f"browser: {exc.message.splitlines()[0]}") from exc
+            response = await self.render(request, spider)
         finally:
-            del self.guard.refusals[request]
             self.in_flight -= 1
             if not self.open.is_set() and self.in_flight == 0:
                 await self.restart()
@@ -111,6 +96,31 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
             report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
             raise IgnoreRequest(reason)
         return response
+
+    async def render(self, request, spider):
+        """scrapy-playwright's render, ended at once when the guard refuses a hop of its page (an
+        ``ssrf_refused`` error, no retry) or when it outlasts its deadline (e.g. stuck on the page
+        of a browser that died under it: a timeout, as on the plain path)."""
+        refusal = self.guard.refusals[request] = asyncio.get_running_loop().create_future()
+        render = asyncio.ensure_future(super()._download_request(request, spider))
+        try:
+            await asyncio.wait((render, refusal), timeout=self.deadline(request), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            del self.guard.refusals[request]
+            if refusal.done() or not render.done():  # refused, stuck, or the crawl itself cancelled
+                render.cancel()
+        await asyncio.wait((render,))  # unwound: its page closed, its listeners removed
+        if refusal.done():
+            if not render.cancelled():
+                render.exception()  # what it raised once refused does not matter
+            report_failure(self.crawler, request, "ssrf", "ssrf_refused", refusal.result())
+            raise IgnoreRequest(refusal.result())
+        if render.cancelled():
+            raise TimeoutError(string=f"browser: no answer in {self.deadline(request):.0f} s")
+        try:
+            return render.result()
+        except PlaywrightTimeoutError as exc:
+            raise TimeoutError(string=f"browser: {exc.message.splitlines()[0]}") from exc
 
     async def _apply_page_methods(self, page, request, spider) -> None:
         """The wait of ``meta["crawlforge_wait"]``: for a selector the user named (a page without
