@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
+from operator import attrgetter
 from re import _constants, _parser
+
+from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page
 
@@ -169,22 +173,12 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
 def _long_prose(root) -> str:
     """The collapsed text of the first paragraphs of ``root`` once they hold ``SHORT_PAGE_CHARS``,
     else "". Paragraphs holding no invisible element and no other paragraph are disjoint parts of
-    the visible text, each set apart by a separator: the visible text is never shorter. Those
-    holding one are found from one search, not one under each paragraph."""
-    paragraphs = root.css("p")
-    holding = set()
-    for node in root.css(_IN_PROSE) if paragraphs else ():
-        parent = node.parent
-        while parent is not None:
-            if parent.tag == "p":
-                holding.add(parent.mem_id)
-            parent = parent.parent
+    the visible text, each set apart by a separator: the visible text is never shorter. Only the
+    paragraphs read are looked into (by tag id: no selector is parsed for each), not the tree."""
     pieces, size = [], -1
-    for paragraph in paragraphs:
-        if paragraph.mem_id in holding:
-            continue
+    for paragraph in root.css("p"):
         piece = " ".join(paragraph.text(deep=True).split())
-        if piece:
+        if piece and _IN_PROSE.isdisjoint(map(_TAG_ID, islice(paragraph.traverse(), 1, None))):
             pieces.append(piece)
             size += len(piece) + 1
             if size >= SHORT_PAGE_CHARS:
@@ -192,7 +186,10 @@ def _long_prose(root) -> str:
     return ""
 
 
-_IN_PROSE = ", ".join(f"p {tag}" for tag in ("p",) + INVISIBLE_TAGS)
+_TAG_ID = attrgetter("tag_id")
+# Tag ids of what a paragraph of the visible text never holds (lexbor's ids, as its parser reads them).
+_IN_PROSE = frozenset(node.tag_id for node in LexborHTMLParser(
+    "".join(f"<{tag}></{tag}>" for tag in ("p",) + INVISIBLE_TAGS)).css(", ".join(("p",) + INVISIBLE_TAGS)))
 
 
 def _visible_text(root) -> str:
@@ -253,29 +250,44 @@ LITERALS = {p: _literal_runs(p) for v in VENDORS for p in v.definitive + v.marke
 # as UTF-8, each behind one byte of it that few pages hold (a single-byte search is a memchr).
 _UNICODE_TWINS = ((b"\xc4", b"\xc4\xb0", b"i"), (b"\xc4", b"\xc4\xb1", b"i"), (b"\xc5", b"\xc5\xbf", b"s"),
                   (b"\xaa", b"\xe2\x84\xaa", b"k"))
+_TWIN_LETTERS = frozenset(b"isk")
 
 
-def _folded(html: str) -> bytes:
+class _Folded:
     """``html`` as UTF-8 with every character IGNORECASE matches to an ASCII letter made that
-    lower-case letter (bytes.lower() is 4x faster than str.lower()). A twin is looked for in the
-    bytes behind a rare byte of its UTF-8: a search for one byte costs a fourth of one for the
-    character in the text. A page's other readers share the ASCII folding (``dom.folded_html``)."""
-    page = known_page(html)
-    folded = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
-    if not html.isascii():
-        for rare, twin, letter in _UNICODE_TWINS:
-            if rare in folded and twin in folded:  # a search is cheaper than a copy of the page
-                folded = folded.replace(twin, letter)
-    return folded
+    lower-case letter, for ``run in folded`` tests (bytes.lower() is 4x faster than str.lower()).
+    The ASCII folding is the page's, shared with its other readers (``dom.folded_html``); the
+    twins are looked for only for a run that holds one of their letters and is not in the ASCII
+    folding (making one is an ASCII letter where the bytes held none, so only such a run can
+    appear), and in the bytes behind a rare byte of a twin's UTF-8: a search for one byte costs a
+    fourth of one for the character in the text."""
+
+    def __init__(self, html: str):
+        page = known_page(html)
+        self.html = html
+        self.ascii = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
+        self.twinned = None
+
+    def __contains__(self, run: bytes) -> bool:
+        if run in self.ascii:
+            return True
+        if self.html.isascii() or _TWIN_LETTERS.isdisjoint(run):
+            return False
+        if self.twinned is None:
+            self.twinned = self.ascii
+            for rare, twin, letter in _UNICODE_TWINS:
+                if rare in self.twinned and twin in self.twinned:  # a search is cheaper than a copy of the page
+                    self.twinned = self.twinned.replace(twin, letter)
+        return self.twinned is not self.ascii and run in self.twinned
 
 
-def _search(patterns: tuple, html: str, folded: bytes) -> bool:
+def _search(patterns: tuple, html: str, folded: _Folded) -> bool:
     """Whether any pattern matches, trying the regex only where its literal text occurs."""
     return any(all(run in (folded if p.flags & re.IGNORECASE else html) for run in LITERALS[p])
                and p.search(html) for p in patterns)
 
 
-def _match_vendor(vendor: Vendor, title: str, html: str, folded: bytes, visible: str) -> str | None:
+def _match_vendor(vendor: Vendor, title: str, html: str, folded: _Folded, visible: str) -> str | None:
     if title and any(p.match(title) for p in vendor.titles):
         return f'title "{title}"'
     if _search(vendor.definitive, html, folded):
@@ -290,7 +302,7 @@ def detect_challenge_page(doc: dict) -> dict | None:
     doc = complete_doc(doc)
     title = (doc.get("title") or "").strip()
     html = doc.get("html") or ""
-    folded = _folded(html)
+    folded = _Folded(html)
     visible = collapse(doc.get("text"))
     for vendor in VENDORS:
         evidence = _match_vendor(vendor, title, html, folded, visible)
