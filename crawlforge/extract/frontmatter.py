@@ -58,13 +58,14 @@ def dump_yaml(data: dict) -> str:
 
 
 class _NotPlain(Exception):
-    """A value the short writer leaves to libyaml (a float yaml would tag)."""
+    """A value the short writer leaves to yaml: a float it writes its own way, an empty key, a
+    type it does not represent (a subclass)."""
 
 
 # The short writer: what libyaml writes, for the data both emitters write alike (``_alike``: every
 # string on one line of printable characters) and keys in block style: a string plain when
 # PyYAML's analysis allows a block plain scalar and it reads back as a string, else single-quoted.
-# The YAML dump was the frontmatter's cost; libyaml spends most of it on events and analysis.
+# yaml.dump cost ~0.2 ms a page, most of it in the Python calls of its representer and events.
 _RESOLVERS = Resolver.yaml_implicit_resolvers
 _STR_TAG, _FLOAT_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:float"
 # A block plain scalar (``Emitter.analyze_scalar``): no leading or trailing space, no leading
@@ -129,20 +130,14 @@ def _block_sequence(data: list, indent: int, inline: bool, out: list) -> list:
 def _value(value, sequence_indent: int, mapping_indent: int, out: list) -> None:
     """A mapping value or a sequence item after its indicator: a scalar or an empty collection on
     the same line, else the collection on the lines below."""
-    if isinstance(value, dict):
-        if value:
-            out.append("\n")
-            _block_mapping(value, mapping_indent, False, out)
-            return
-        out.append(" {}\n")
-    elif isinstance(value, list):
-        if value:
-            out.append("\n")
-            _block_sequence(value, sequence_indent, False, out)
-            return
-        out.append(" []\n")
+    if isinstance(value, dict) and value:
+        out.append("\n")
+        _block_mapping(value, mapping_indent, False, out)
+    elif isinstance(value, list) and value:
+        out.append("\n")
+        _block_sequence(value, sequence_indent, False, out)
     else:
-        out.append(f" {_scalar(value)}\n")
+        out.append(" {}\n" if isinstance(value, dict) else " []\n" if isinstance(value, list) else f" {_scalar(value)}\n")
 
 
 def _alike(value) -> bool:

@@ -11,6 +11,7 @@ Vendor markers count only on short pages, so an article that mentions them stays
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from itertools import islice
 from operator import attrgetter
@@ -246,39 +247,79 @@ def _literal_runs(pattern: re.Pattern) -> tuple:
 # A case-insensitive scan of a whole page costs ~1 ms per vendor pattern; substring tests for
 # the pattern's literal text in the case-folded page rule most of them out first.
 LITERALS = {p: _literal_runs(p) for v in VENDORS for p in v.definitive + v.markers}
+
+
+def _shared_pieces(runs) -> dict:
+    """``{run: piece}``: a piece several runs hold, tested once for all of them (a run cannot be
+    in a text that lacks a piece of it). Chosen greedily, the piece most runs share first (then
+    the longest), while at least ``SHARED_PIECE_RUNS`` share one: pieces of at least
+    ``SHARED_PIECE_MIN`` bytes without a space (a piece of a phrase is as common as prose), so
+    that most pages lack them."""
+    pieces, left = {}, sorted(set(runs))
+    while True:
+        counts = Counter(piece for run in left for piece in {
+            run[start:end] for start in range(len(run)) for end in range(start + SHARED_PIECE_MIN, len(run) + 1)
+            if b" " not in run[start:end]})
+        best = min(counts, key=lambda piece: (-counts[piece], -len(piece), piece), default=None)
+        if best is None or counts[best] < SHARED_PIECE_RUNS:
+            return pieces
+        pieces.update((run, best) for run in left if best in run)
+        left = [run for run in left if best not in run]
+
+
+SHARED_PIECE_MIN = 6
+SHARED_PIECE_RUNS = 3
+# Markers are looked for only on short pages, but there all of them: one scan of the page per
+# piece that several share instead of one per marker.
+SHARED = _shared_pieces(run for v in VENDORS for p in v.markers if p.flags & re.IGNORECASE for run in LITERALS[p])
 # Letters IGNORECASE matches to ASCII ones that bytes.lower() leaves alone: İ ı (i), ſ (s), K (k),
 # as UTF-8, each behind one byte of it that few pages hold (a single-byte search is a memchr).
 _UNICODE_TWINS = ((b"\xc4", b"\xc4\xb0", b"i"), (b"\xc4", b"\xc4\xb1", b"i"), (b"\xc5", b"\xc5\xbf", b"s"),
                   (b"\xaa", b"\xe2\x84\xaa", b"k"))
-_TWIN_LETTERS = frozenset(b"isk")
 
 
 class _Folded:
     """``html`` as UTF-8 with every character IGNORECASE matches to an ASCII letter made that
     lower-case letter, for ``run in folded`` tests (bytes.lower() is 4x faster than str.lower()).
-    The ASCII folding is the page's, shared with its other readers (``dom.folded_html``); the
-    twins are looked for only for a run that holds one of their letters and is not in the ASCII
-    folding (making one is an ASCII letter where the bytes held none, so only such a run can
-    appear), and in the bytes behind a rare byte of a twin's UTF-8: a search for one byte costs a
-    fourth of one for the character in the text."""
+    The ASCII folding is the page's, shared with its other readers (``dom.folded_html``), and a
+    run is looked for there after the piece it shares with other runs (``SHARED``). A twin
+    matters only to a run that holds its letter and is not in the ASCII folding (folding one
+    makes that letter where the bytes held none, so only such a run can appear): the twins of
+    the run's letters are folded then, each looked for once, in the bytes behind a rare byte of
+    its UTF-8 (a search for one byte costs a fourth of one for the character in the text)."""
 
     def __init__(self, html: str):
         page = known_page(html)
         self.html = html
         self.ascii = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
-        self.twinned = None
+        self._present: dict = {}  # twin -> whether the page holds it
+        self._twinned: dict = {}  # the twins folded -> the bytes with them folded
+        self._holds: dict = {}  # SHARED piece -> whether the ASCII folding holds it
 
     def __contains__(self, run: bytes) -> bool:
-        if run in self.ascii:
+        piece = SHARED.get(run)
+        if piece is not None and (held := self._holds.get(piece)) is None:
+            held = self._holds[piece] = piece in self.ascii
+        if (piece is None or held) and run in self.ascii:
             return True
-        if self.html.isascii() or _TWIN_LETTERS.isdisjoint(run):
+        twins = [(twin, letter) for rare, twin, letter in _UNICODE_TWINS if letter[0] in run and self.holds(rare, twin)]
+        if not twins:
             return False
-        if self.twinned is None:
-            self.twinned = self.ascii
-            for rare, twin, letter in _UNICODE_TWINS:
-                if rare in self.twinned and twin in self.twinned:  # a search is cheaper than a copy of the page
-                    self.twinned = self.twinned.replace(twin, letter)
-        return self.twinned is not self.ascii and run in self.twinned
+        key = b"".join(twin for twin, _ in twins)
+        folded = self._twinned.get(key)
+        if folded is None:
+            folded = self.ascii
+            for twin, letter in twins:
+                folded = folded.replace(twin, letter)
+            self._twinned[key] = folded
+        return run in folded
+
+    def holds(self, rare: bytes, twin: bytes) -> bool:
+        """Whether the page holds a twin (looked for once, behind its rare byte)."""
+        held = self._present.get(twin)
+        if held is None:
+            held = self._present[twin] = not self.html.isascii() and rare in self.ascii and twin in self.ascii
+        return held
 
 
 def _search(patterns: tuple, html: str, folded: _Folded) -> bool:
