@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from operator import attrgetter
 from re import _constants, _parser
 
@@ -252,22 +252,25 @@ LITERALS = {p: _literal_runs(p) for v in VENDORS for p in v.definitive + v.marke
 def _shared_pieces(runs) -> dict:
     """``{run: piece}``: a piece several runs hold, tested once for all of them (a run cannot be
     in a text that lacks a piece of it). Chosen greedily, the piece most runs share first (then
-    the longest), while at least ``SHARED_PIECE_RUNS`` share one: pieces of at least
-    ``SHARED_PIECE_MIN`` bytes without a space (a piece of a phrase is as common as prose), so
+    the longest), while at least ``SHARED_PIECE_RUNS`` share one: pieces of ``SHARED_PIECE_MIN``
+    to ``SHARED_PIECE_MAX`` bytes without a space (a piece of a phrase is as common as prose), so
     that most pages lack them."""
-    pieces, left = {}, sorted(set(runs))
+    left = sorted(set(runs))
+    held = {run: {word[start:end] for word in run.split(b" ") for start in range(len(word) - SHARED_PIECE_MIN + 1)
+                  for end in range(start + SHARED_PIECE_MIN, min(start + SHARED_PIECE_MAX, len(word)) + 1)}
+            for run in left}
+    pieces = {}
     while True:
-        counts = Counter(piece for run in left for piece in {
-            run[start:end] for start in range(len(run)) for end in range(start + SHARED_PIECE_MIN, len(run) + 1)
-            if b" " not in run[start:end]})
-        best = min(counts, key=lambda piece: (-counts[piece], -len(piece), piece), default=None)
-        if best is None or counts[best] < SHARED_PIECE_RUNS:
+        counts = Counter(chain.from_iterable(held[run] for run in left))
+        shared = [(-count, -len(piece), piece) for piece, count in counts.items() if count >= SHARED_PIECE_RUNS]
+        if not shared:
             return pieces
-        pieces.update((run, best) for run in left if best in run)
-        left = [run for run in left if best not in run]
+        best = min(shared)[2]
+        pieces.update((run, best) for run in left if best in held[run])
+        left = [run for run in left if best not in held[run]]
 
 
-SHARED_PIECE_MIN = 6
+SHARED_PIECE_MIN, SHARED_PIECE_MAX = 6, 12
 SHARED_PIECE_RUNS = 3
 # Markers are looked for only on short pages, but there all of them: one scan of the page per
 # piece that several share instead of one per marker.
