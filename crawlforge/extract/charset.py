@@ -90,16 +90,23 @@ def declared_charset(body: bytes, content_type: str | None = None) -> tuple[str,
 def guess_charset(body: bytes) -> str | None:
     """Best web encoding for an undeclared body: UTF-8 if it decodes, else charset-normalizer's
     best guess among web encodings, ties going to windows-1252."""
+    return _guess(body)[0]
+
+
+def _guess(body: bytes) -> tuple[str | None, str | None]:
+    """``guess_charset`` and the body's text when the guess decoded all of it already (UTF-8)."""
     sample = body[:DETECT_SAMPLE_BYTES]
-    if _decodes(sample, "utf-8", truncated=len(body) > len(sample)):
-        return "utf-8"
+    truncated = len(body) > len(sample)
+    text = _decoded(sample, "utf-8", truncated)
+    if text is not None:
+        return "utf-8", None if truncated else text
     matches = [(m, _detected_codec(m.encoding)) for m in from_bytes(sample)]
     candidates = [(m, codec) for m, codec in matches if codec in WEB_ENCODINGS]
     if not candidates:
-        return matches[0][1] if matches else None
+        return (matches[0][1] if matches else None), None
     best = candidates[0][0]
     tied = [codec for m, codec in candidates if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
-    return FALLBACK_SINGLE_BYTE if FALLBACK_SINGLE_BYTE in tied else candidates[0][1]
+    return (FALLBACK_SINGLE_BYTE if FALLBACK_SINGLE_BYTE in tied else candidates[0][1]), None
 
 
 def _detected_codec(name: str) -> str | None:
@@ -137,9 +144,9 @@ def _choice(body: bytes, content_type: str | None) -> tuple[str, str, str | None
         if b"\x1b$" in body and _decodes(body, "iso2022_jp"):  # 7-bit ISO-2022-JP escapes
             return "iso2022_jp", "detected", None
         return "utf-8", "default", None
-    guessed = guess_charset(body)
+    guessed, text = _guess(body)
     if guessed:
-        return guessed, "detected", None
+        return guessed, "detected", text
     return *(declared or ("utf-8", "default")), None
 
 

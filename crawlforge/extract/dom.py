@@ -30,9 +30,10 @@ _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
 _DEPTH_STEP = re.compile(r"<(/)?(?(1)[a-zA-Z]|(?!(?ai:%s)(?![a-zA-Z0-9]))[a-zA-Z])" % "|".join(sorted(_VOID)))
-_STEP = {"": 1, "/": -1}
+_STEP = {"": 1, "/": -1, b"": 1, b"/": -1}
 # The same with void tags counted as opening: half the cost, and never under the real estimate.
 _DEPTH_BOUND = re.compile(r"<(/?)[a-zA-Z]")
+_DEPTH_BOUND_UTF8 = re.compile(rb"<(/?)[a-zA-Z]")
 
 
 def as_document(doc: Document) -> LexborHTMLParser:
@@ -56,14 +57,15 @@ def node_text(node: LexborNode | None) -> str:
     return node.text(deep=True, separator="", strip=False) if node is not None else ""
 
 
-def cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
+def cap_nesting(html: str, cap: int = MAX_NESTING, utf8: bytes | None = None) -> str:
     """Drops start tags (and as many end tags) nested deeper than `cap`, keeping all text.
 
     Lexbor's parse time grows with the square of nesting depth (50k nested divs: seconds) and
     so would any walk up the tree; real pages stay under a few hundred. Depth is estimated from
     the tag stream alone (unclosed `<p>`/`<li>` count as open), which overestimates: harmless.
+    ``utf8``: the text as UTF-8, where the estimate is read faster (its tags are the same bytes).
     """
-    if _deepest(_DEPTH_BOUND, html) <= 2 * cap or _deepest(_DEPTH_STEP, html) <= 2 * cap:
+    if _shallow(html if utf8 is None else utf8, 2 * cap) or _deepest(_DEPTH_STEP, html) <= 2 * cap:
         return html
     parts, last, depth, dropped = [], 0, 0, 0
     for match in _TAG_FULL.finditer(html):
@@ -86,6 +88,16 @@ def cap_nesting(html: str, cap: int = MAX_NESTING) -> str:
     return "".join(parts)
 
 
+def _shallow(text: str | bytes, bound: int) -> bool:
+    """Whether no tag is nested deeper than ``bound``, void tags counted as opening (half the cost
+    of the real estimate, and never under it): most pages open fewer tags than that in all."""
+    steps = (_DEPTH_BOUND if isinstance(text, str) else _DEPTH_BOUND_UTF8).findall(text)
+    closing = "/" if isinstance(text, str) else b"/"
+    if len(steps) - steps.count(closing) <= bound:
+        return True
+    return max(accumulate(map(_STEP.__getitem__, steps)), default=0) <= bound
+
+
 def _deepest(steps: re.Pattern, html: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, steps.findall(html))), default=0)
 
@@ -93,7 +105,7 @@ def _deepest(steps: re.Pattern, html: str) -> int:
 def parse_page(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
     """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``). ``utf8``: the text
     as UTF-8 already, which lexbor then reads as it is instead of encoding the text again."""
-    capped = cap_nesting(html)
+    capped = cap_nesting(html, utf8=utf8)
     if utf8 is not None and capped is html:
         return LexborHTMLParser(utf8)
     html = capped

@@ -11,8 +11,13 @@ Vendor markers count only on short pages, so an article that mentions them stays
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
+from itertools import chain, islice
+from operator import attrgetter
 from re import _constants, _parser
+
+from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page
 
@@ -169,22 +174,12 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
 def _long_prose(root) -> str:
     """The collapsed text of the first paragraphs of ``root`` once they hold ``SHORT_PAGE_CHARS``,
     else "". Paragraphs holding no invisible element and no other paragraph are disjoint parts of
-    the visible text, each set apart by a separator: the visible text is never shorter. Those
-    holding one are found from one search, not one under each paragraph."""
-    paragraphs = root.css("p")
-    holding = set()
-    for node in root.css(_IN_PROSE) if paragraphs else ():
-        parent = node.parent
-        while parent is not None:
-            if parent.tag == "p":
-                holding.add(parent.mem_id)
-            parent = parent.parent
+    the visible text, each set apart by a separator: the visible text is never shorter. Only the
+    paragraphs read are looked into (by tag id: no selector is parsed for each), not the tree."""
     pieces, size = [], -1
-    for paragraph in paragraphs:
-        if paragraph.mem_id in holding:
-            continue
+    for paragraph in root.css("p"):
         piece = " ".join(paragraph.text(deep=True).split())
-        if piece:
+        if piece and _IN_PROSE.isdisjoint(map(_TAG_ID, islice(paragraph.traverse(), 1, None))):
             pieces.append(piece)
             size += len(piece) + 1
             if size >= SHORT_PAGE_CHARS:
@@ -192,7 +187,10 @@ def _long_prose(root) -> str:
     return ""
 
 
-_IN_PROSE = ", ".join(f"p {tag}" for tag in ("p",) + INVISIBLE_TAGS)
+_TAG_ID = attrgetter("tag_id")
+# Tag ids of what a paragraph of the visible text never holds (lexbor's ids, as its parser reads them).
+_IN_PROSE = frozenset(node.tag_id for node in LexborHTMLParser(
+    "".join(f"<{tag}></{tag}>" for tag in ("p",) + INVISIBLE_TAGS)).css(", ".join(("p",) + INVISIBLE_TAGS)))
 
 
 def _visible_text(root) -> str:
@@ -249,33 +247,91 @@ def _literal_runs(pattern: re.Pattern) -> tuple:
 # A case-insensitive scan of a whole page costs ~1 ms per vendor pattern; substring tests for
 # the pattern's literal text in the case-folded page rule most of them out first.
 LITERALS = {p: _literal_runs(p) for v in VENDORS for p in v.definitive + v.markers}
+
+
+def _shared_pieces(runs) -> dict:
+    """``{run: piece}``: a piece several runs hold, tested once for all of them (a run cannot be
+    in a text that lacks a piece of it). Chosen greedily, the piece most runs share first (then
+    the longest), while at least ``SHARED_PIECE_RUNS`` share one: pieces of ``SHARED_PIECE_MIN``
+    to ``SHARED_PIECE_MAX`` bytes without a space (a piece of a phrase is as common as prose), so
+    that most pages lack them."""
+    left = sorted(set(runs))
+    held = {run: {word[start:end] for word in run.split(b" ") for start in range(len(word) - SHARED_PIECE_MIN + 1)
+                  for end in range(start + SHARED_PIECE_MIN, min(start + SHARED_PIECE_MAX, len(word)) + 1)}
+            for run in left}
+    pieces = {}
+    while True:
+        counts = Counter(chain.from_iterable(held[run] for run in left))
+        shared = [(-count, -len(piece), piece) for piece, count in counts.items() if count >= SHARED_PIECE_RUNS]
+        if not shared:
+            return pieces
+        best = min(shared)[2]
+        pieces.update((run, best) for run in left if best in held[run])
+        left = [run for run in left if best not in held[run]]
+
+
+SHARED_PIECE_MIN, SHARED_PIECE_MAX = 6, 12
+SHARED_PIECE_RUNS = 3
+# Markers are looked for only on short pages, but there all of them: one scan of the page per
+# piece that several share instead of one per marker.
+SHARED = _shared_pieces(run for v in VENDORS for p in v.markers if p.flags & re.IGNORECASE for run in LITERALS[p])
 # Letters IGNORECASE matches to ASCII ones that bytes.lower() leaves alone: İ ı (i), ſ (s), K (k),
 # as UTF-8, each behind one byte of it that few pages hold (a single-byte search is a memchr).
 _UNICODE_TWINS = ((b"\xc4", b"\xc4\xb0", b"i"), (b"\xc4", b"\xc4\xb1", b"i"), (b"\xc5", b"\xc5\xbf", b"s"),
                   (b"\xaa", b"\xe2\x84\xaa", b"k"))
 
 
-def _folded(html: str) -> bytes:
+class _Folded:
     """``html`` as UTF-8 with every character IGNORECASE matches to an ASCII letter made that
-    lower-case letter (bytes.lower() is 4x faster than str.lower()). A twin is looked for in the
-    bytes behind a rare byte of its UTF-8: a search for one byte costs a fourth of one for the
-    character in the text. A page's other readers share the ASCII folding (``dom.folded_html``)."""
-    page = known_page(html)
-    folded = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
-    if not html.isascii():
-        for rare, twin, letter in _UNICODE_TWINS:
-            if rare in folded and twin in folded:  # a search is cheaper than a copy of the page
+    lower-case letter, for ``run in folded`` tests (bytes.lower() is 4x faster than str.lower()).
+    The ASCII folding is the page's, shared with its other readers (``dom.folded_html``), and a
+    run is looked for there after the piece it shares with other runs (``SHARED``). A twin
+    matters only to a run that holds its letter and is not in the ASCII folding (folding one
+    makes that letter where the bytes held none, so only such a run can appear): the twins of
+    the run's letters are folded then, each looked for once, in the bytes behind a rare byte of
+    its UTF-8 (a search for one byte costs a fourth of one for the character in the text)."""
+
+    def __init__(self, html: str):
+        page = known_page(html)
+        self.html = html
+        self.ascii = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
+        self._present: dict = {}  # twin -> whether the page holds it
+        self._twinned: dict = {}  # the twins folded -> the bytes with them folded
+        self._holds: dict = {}  # SHARED piece -> whether the ASCII folding holds it
+
+    def __contains__(self, run: bytes) -> bool:
+        piece = SHARED.get(run)
+        if piece is not None and (held := self._holds.get(piece)) is None:
+            held = self._holds[piece] = piece in self.ascii
+        if (piece is None or held) and run in self.ascii:
+            return True
+        twins = [(twin, letter) for rare, twin, letter in _UNICODE_TWINS if letter[0] in run and self.holds(rare, twin)]
+        if not twins:
+            return False
+        key = b"".join(twin for twin, _ in twins)
+        folded = self._twinned.get(key)
+        if folded is None:
+            folded = self.ascii
+            for twin, letter in twins:
                 folded = folded.replace(twin, letter)
-    return folded
+            self._twinned[key] = folded
+        return run in folded
+
+    def holds(self, rare: bytes, twin: bytes) -> bool:
+        """Whether the page holds a twin (looked for once, behind its rare byte)."""
+        held = self._present.get(twin)
+        if held is None:
+            held = self._present[twin] = not self.html.isascii() and rare in self.ascii and twin in self.ascii
+        return held
 
 
-def _search(patterns: tuple, html: str, folded: bytes) -> bool:
+def _search(patterns: tuple, html: str, folded: _Folded) -> bool:
     """Whether any pattern matches, trying the regex only where its literal text occurs."""
     return any(all(run in (folded if p.flags & re.IGNORECASE else html) for run in LITERALS[p])
                and p.search(html) for p in patterns)
 
 
-def _match_vendor(vendor: Vendor, title: str, html: str, folded: bytes, visible: str) -> str | None:
+def _match_vendor(vendor: Vendor, title: str, html: str, folded: _Folded, visible: str) -> str | None:
     if title and any(p.match(title) for p in vendor.titles):
         return f'title "{title}"'
     if _search(vendor.definitive, html, folded):
@@ -290,7 +346,7 @@ def detect_challenge_page(doc: dict) -> dict | None:
     doc = complete_doc(doc)
     title = (doc.get("title") or "").strip()
     html = doc.get("html") or ""
-    folded = _folded(html)
+    folded = _Folded(html)
     visible = collapse(doc.get("text"))
     for vendor in VENDORS:
         evidence = _match_vendor(vendor, title, html, folded, visible)
