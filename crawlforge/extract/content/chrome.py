@@ -58,18 +58,27 @@ def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words: the class
     and the id apart, as no word or phrase spans the blank between them. A page's classes repeat,
     its ids mostly do not, and with a cache of their own they leave the classes' cached."""
-    strong, weak, positive = _classify(node.attrs.sget("class", ""), thread)  # sget: "" for none
+    strong, weak, positive = (_THREAD_CLASSES if thread else _CLASSES)[class_of(node)]
     name = node.id
     if not name:
         return strong, weak, positive
-    id_strong, id_weak, id_positive = _classify_id(name, thread)
+    id_strong, id_weak, id_positive = (_THREAD_IDS if thread else _IDS)[name]
     return strong or id_strong, weak or id_weak, positive or id_positive
 
 
 def class_and_id(node) -> str:
     """The node's class and id, one blank between: two lookups of their own (``node.attributes``
     builds a dict of every attribute, on each of a page's thousand nodes with a class or id)."""
-    return f"{node.attrs.sget('class', '')} {node.id or ''}"  # sget: "" for none
+    return f"{class_of(node)} {node.id or ''}"
+
+
+def class_of(node) -> str:
+    """The node's class ("" for none): ``attrs["class"]``, where ``attrs.sget``, a Python-level
+    call around that same lookup, costs twice as much on each of a page's thousand nodes."""
+    try:
+        return node.attrs["class"] or ""
+    except KeyError:
+        return ""
 
 
 def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
@@ -82,8 +91,27 @@ def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     return strong, weak, positive
 
 
-_classify = lru_cache(maxsize=8192)(_hint_words)
-_classify_id = lru_cache(maxsize=1024)(_hint_words)
+class _Hints(dict):
+    """`_hint_words` of class (or id) strings, each worked out once and found by a plain dict
+    lookup (an ``lru_cache`` costs four times as much per call); emptied when full."""
+
+    def __init__(self, size: int, thread: bool):
+        super().__init__()
+        self.size, self.thread = size, thread
+
+    def __missing__(self, hint: str) -> tuple[bool, bool, bool]:
+        if len(self) >= self.size:
+            self.clear()
+        found = self[hint] = _hint_words(hint, self.thread)
+        return found
+
+
+_CLASSES, _THREAD_CLASSES = _Hints(8192, False), _Hints(8192, True)
+_IDS, _THREAD_IDS = _Hints(1024, False), _Hints(1024, True)
+
+
+def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
+    return (_THREAD_CLASSES if thread else _CLASSES)[hint]
 
 
 @lru_cache(maxsize=8192)
@@ -660,7 +688,7 @@ colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-gre
 
 
 def _leading_classes(node) -> str:
-    return " ".join(node.attrs.sget("class", "").split()[:CARD_CLASSES])  # sget: "" for none
+    return " ".join(class_of(node).split()[:CARD_CLASSES])
 
 
 _THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
