@@ -650,13 +650,14 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         drop_card_copies(cards or items, blocks)
     if kind in _WHOLE_PAGE_TYPES or kind == "other":
         root = _page_root(body, cards)
-        share = _reading_share(blocks, nodes, root)
+        within = None if root.tag == "body" or _holds(nodes, root) else subtree_text(blocks, [root])  # read once
+        share = _reading_share(blocks, nodes, root, within)
         if cards and not _holds(nodes, cards[0]) \
                 or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
-            within = subtree_text(blocks, [root])
+            within = subtree_text(blocks, [root]) if within is None else within
             doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
                 doomed += repeats(blocks, within)
@@ -815,14 +816,15 @@ def _holds(nodes: list, node) -> bool:
     return any(candidate.mem_id in around for candidate in nodes)
 
 
-def _reading_share(blocks: dict, nodes: list, root) -> float:
+def _reading_share(blocks: dict, nodes: list, root, within: dict | None) -> float:
     """Share of the text outside links under `root` that `nodes` hold: an article's text block
     leaves out only teasers and link lists; a service page's leaves out its other sections, a
     listing's the text of its cards. The article scoring falling back to the whole body is no
-    article found."""
+    article found. `within`: ``subtree_text`` of the root (None for the body, or a root
+    `nodes` hold)."""
     if _holds(nodes, root):
         return 0.0
-    whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0)) if root.tag != "body" else \
+    whole = within.get(root.mem_id, (0, 0)) if root.tag != "body" else \
         (sum(entry[1] for entry in blocks.values()), sum(entry[2] for entry in blocks.values()))  # all of them
     part = subtree_text(blocks, nodes)
     kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
