@@ -77,13 +77,14 @@ def declared_kind(types: Counter) -> str | None:
     return None
 
 
-def page_type(body, declared: str | None, url: str = "", tagged: bool = False) -> tuple[str, list]:
+def page_type(body, declared: str | None, url: str = "", tagged: bool = False,
+              total: int | None = None) -> tuple[str, list]:
     """The page's kind from its pruned body, its declared kind and its URL path, and the
     largest run of sibling cards (a listing's items). `tagged`: the product it declares is only
-    an `og:type` (`tagged_only`)."""
+    an `og:type` (`tagged_only`). `total`: the length of the body's text, when known."""
     if body is None:
         return "other", []
-    shape = _shape(body)
+    shape = _shape(body, total)
     return _kind(shape, declared, url, tagged), shape["members"]
 
 
@@ -115,10 +116,10 @@ def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> 
     return "other"
 
 
-def _shape(body) -> dict:
+def _shape(body, total: int | None = None) -> dict:
     """Counts of the structural signals: code blocks, prose paragraphs and their share of the
     text, sections, link share, and the largest group of repeated sibling cards."""
-    total = len(body.text(deep=True, strip=True, skip_empty=True)) or 1
+    total = (len(body.text(deep=True, strip=True, skip_empty=True)) if total is None else total) or 1
     found = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}
     for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
         found.setdefault(node.tag, []).append(node)
