@@ -91,11 +91,10 @@ def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
     """The hints of a class (or id) from those of its blank-separated names, each worked out once
     (`_name_hints`): no word or phrase spans a blank, and a site's classes share their names."""
     names = _THREAD_NAMES if thread else _NAMES
-    strong = weak = positive = False
-    for name in hint.split():
-        name_strong, name_weak, name_positive = names[name]
-        strong, weak, positive = strong or name_strong, weak or name_weak, positive or name_positive
-    return strong, weak, positive
+    found = {names[name] for name in hint.split()}  # mostly one: no name of them says anything
+    if len(found) == 1:
+        return found.pop()
+    return tuple(any(said) for said in zip(*found)) if found else (False, False, False)
 
 
 def _name_hints(name: str, thread: bool) -> tuple[bool, bool, bool]:
