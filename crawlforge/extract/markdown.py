@@ -228,37 +228,9 @@ def _separate_touching(root) -> None:
                 if (prev := node.prev) is not None and prev.is_element_node and node.mem_id not in in_code
                 and node.tag not in _SCRIPTS and prev.tag not in _SCRIPTS]
     for prev, node in touching:
-        last = _last_character(prev)
-        if last and (first := _first_character(node)) and _touch(last, first):
+        before, after = prev.text(deep=True), node.text(deep=True)
+        if before and after and _touch(before[-1], after[0]):
             node.insert_before(" ")
-
-
-def _first_character(node) -> str:
-    """The first character of ``node.text(deep=True)`` ("" for none), read from its first text
-    node alone: the texts of a page's sibling sections, read whole, are its text once per level."""
-    for inner in node.traverse(include_text=True):
-        if inner.is_text_node and (text := inner.text_content):
-            return text[0]
-    return ""
-
-
-def _last_character(node) -> str:
-    """The last character of ``node.text(deep=True)`` ("" for none), from its last text node: its
-    subtree walked backwards."""
-    inner = node.last_child
-    while inner is not None:
-        if inner.is_text_node:
-            if text := inner.text_content:
-                return text[-1]
-        elif inner.last_child is not None:
-            inner = inner.last_child
-            continue
-        while inner.prev is None:
-            inner = inner.parent
-            if inner.mem_id == node.mem_id:
-                return ""
-        inner = inner.prev
-    return ""
 
 
 def _touch(last: str, first: str) -> bool:
