@@ -58,37 +58,82 @@ def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words: the class
     and the id apart, as no word or phrase spans the blank between them. A page's classes repeat,
     its ids mostly do not, and with a cache of their own they leave the classes' cached."""
-    strong, weak, positive = _classify(node.attrs.sget("class", ""), thread)  # sget: "" for none
+    strong, weak, positive = (_THREAD_CLASSES if thread else _CLASSES)[class_of(node)]
     name = node.id
     if not name:
         return strong, weak, positive
-    id_strong, id_weak, id_positive = _classify_id(name, thread)
+    id_strong, id_weak, id_positive = (_THREAD_IDS if thread else _IDS)[name]
     return strong or id_strong, weak or id_weak, positive or id_positive
 
 
 def class_and_id(node) -> str:
     """The node's class and id, one blank between: two lookups of their own (``node.attributes``
     builds a dict of every attribute, on each of a page's thousand nodes with a class or id)."""
-    return f"{node.attrs.sget('class', '')} {node.id or ''}"  # sget: "" for none
+    return f"{class_of(node)} {node.id or ''}"
+
+
+def class_of(node) -> str:
+    """The node's class ("" for none): ``attrs["class"]``, where ``attrs.sget``, a Python-level
+    call around that same lookup, costs twice as much on each of a page's thousand nodes."""
+    try:
+        return node.attrs["class"] or ""
+    except KeyError:
+        return ""
+
+
+def tag_ids(tags) -> frozenset:
+    """lexbor's ids of `tags` (the same in every document; an unknown tag's is its own)."""
+    parser = LexborHTMLParser("")
+    return frozenset(parser.create_node(tag).tag_id for tag in tags)
 
 
 def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
-    hint = hint.lower()
+    """The hints of a class (or id) from those of its blank-separated names, each worked out once
+    (`_name_hints`): no word or phrase spans a blank, and a site's classes share their names."""
+    names = _THREAD_NAMES if thread else _NAMES
+    found = {names[name] for name in hint.split()}  # mostly one: no name of them says anything
+    if len(found) == 1:
+        return found.pop()
+    return tuple(any(said) for said in zip(*found)) if found else (False, False, False)
+
+
+def _name_hints(name: str, thread: bool) -> tuple[bool, bool, bool]:
+    name = name.lower()
     strong = weak = positive = False
-    for word in _VOCABULARY_WORDS(hint):
+    for word in _VOCABULARY_WORDS(name):
         word_strong, word_weak, word_positive = _word_hints(word, thread)
         strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
-    weak = weak or _WEAK_PHRASE(hint) is not None
+    weak = weak or _WEAK_PHRASE(name) is not None
     return strong, weak, positive
 
 
-_classify = lru_cache(maxsize=8192)(_hint_words)
-_classify_id = lru_cache(maxsize=1024)(_hint_words)
+class _Hints(dict):
+    """`make(hint, thread)` of class (or id) strings or names, each worked out once and found by a
+    plain dict lookup (an ``lru_cache`` costs four times as much per call); emptied when full."""
+
+    def __init__(self, make, size: int, thread: bool):
+        super().__init__()
+        self.make, self.size, self.thread = make, size, thread
+
+    def __missing__(self, hint: str) -> tuple[bool, bool, bool]:
+        if len(self) >= self.size:
+            self.clear()
+        found = self[hint] = self.make(hint, self.thread)
+        return found
+
+
+_NAMES, _THREAD_NAMES = _Hints(_name_hints, 8192, False), _Hints(_name_hints, 8192, True)
+_CLASSES, _THREAD_CLASSES = _Hints(_hint_words, 8192, False), _Hints(_hint_words, 8192, True)
+_IDS, _THREAD_IDS = _Hints(_hint_words, 1024, False), _Hints(_hint_words, 1024, True)
+
+
+def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
+    return (_THREAD_CLASSES if thread else _CLASSES)[hint]
 
 
 @lru_cache(maxsize=8192)
 def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool]:
-    """A word's part of `_hint_words`: a few thousand words make the classes of many sites."""
+    """A word's part of `_name_hints`: a few thousand words make the classes of many sites."""
     prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
     return (word.startswith(prefixes) or word in _STRONG_WORDS, word in _WEAK_WORDS,
             word.startswith(_POSITIVE_PREFIXES))
@@ -563,8 +608,7 @@ def captions(body, figures=None) -> list:
     and so do a grid's item cards written as figures: picture and title link to the item.
     `figures`: the body's, when found already."""
     figures = [figure for figure in (body.css("figure") if figures is None else figures)
-               if figure.css_first("img, picture, video") is not None
-               and figure.css_first(_FIGURE_CONTENT) is None]
+               if holds_any(figure, _PICTURE_IDS) and not holds_any(figure, _FIGURE_CONTENT_IDS)]
     cards = {figure.mem_id for figure in figures if _titled_by_link(figure)}
     if len(cards) < FIGURE_CARDS:
         cards = set()
@@ -572,10 +616,12 @@ def captions(body, figures=None) -> list:
     for figure in figures:
         if figure.mem_id not in cards:
             found += [node for node in figure.css("*") if node.mem_id != figure.mem_id
-                      and node.tag not in _MEDIA and node.css_first("img, picture, video") is None]
+                      and node.tag not in _MEDIA and not holds_any(node, _PICTURE_IDS)]
     return found
 
 
+_PICTURE_IDS = tag_ids(("img", "picture", "video"))
+_FIGURE_CONTENT_IDS = tag_ids(_FIGURE_CONTENT.split(", "))
 FIGURE_CARDS = 3
 """Figures titled by a link from which they are a grid's cards, not an article's pictures."""
 
@@ -599,7 +645,13 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
     With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
     found, large = [], []
+    last, named = None, None  # a node with a class and an id comes twice in a row: judged once
     for node in body.css("[class], [id]"):
+        if node.mem_id == last:
+            if named is not None:
+                large.append(named)
+            continue
+        last, named = node.mem_id, None
         strong, weak, positive = hint_words(node, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
@@ -608,11 +660,16 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
         if cards and strong and _captions_only(class_and_id(node)) and node.css_first(_HEADING_TAGS) is not None:
             continue
         if strong:
-            large.append((node, 0.3 if positive else 0.5))
+            named = (node, 0.3 if positive else 0.5)
         elif not positive and node.tag != "p":
-            large.append((node, 0.5))
+            named = (node, 0.5)
+        if named is not None:
+            large.append(named)
     if large:
-        sizes = [(node, share, len(node.text(deep=True, strip=True, skip_empty=True))) for node, share in large]
+        size = {}  # each node's text read once, however often it is listed
+        sizes = [(node, share, size[node.mem_id] if node.mem_id in size else
+                  size.setdefault(node.mem_id, len(node.text(deep=True, strip=True, skip_empty=True))))
+                 for node, share in large]
         spared = page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
@@ -660,7 +717,7 @@ colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-gre
 
 
 def _leading_classes(node) -> str:
-    return " ".join(node.attrs.sget("class", "").split()[:CARD_CLASSES])  # sget: "" for none
+    return " ".join(class_of(node).split()[:CARD_CLASSES])
 
 
 _THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
@@ -678,6 +735,16 @@ def near_tags(root, tags: tuple) -> bool:
     while node is not None and node.tag not in tags:
         node = node.parent
     return node is not None
+
+
+def holds_any(node, ids: frozenset) -> bool:
+    """Whether the node is or holds an element of `ids` (``tag_ids``), by a walk of its subtree: a
+    ``css_first`` costs about 3 us before it looks at a node (its selector parsed, its memory
+    made), ten times the walk of a link's or an empty box's few nodes."""
+    for inner in node.traverse():
+        if inner.tag_id in ids:
+            return True
+    return False
 
 
 def remove_outermost(nodes) -> None:

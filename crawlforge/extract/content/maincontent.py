@@ -20,8 +20,9 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, sibling_groups, tagged_only
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               NAMED_CARDS, class_and_id, hint_weight, link_density, near_tags,
-                                               outermost, page_named, prune, remove_outermost, style_hides)
+                                               NAMED_CARDS, class_and_id, hint_weight, holds_any, link_density,
+                                               near_tags, outermost, page_named, prune, remove_outermost,
+                                               style_hides, tag_ids)
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
@@ -39,6 +40,8 @@ _TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td"
 _LINKED_BLOCKS = "a div, a p, a li, a h1, a h2, a h3, a h4, a h5, a h6, a section, a article, a td"
 _HEADING_TAGS = ", ".join(sorted(HEADINGS))
 _CONTAINERS = frozenset({"div", "section", "article", "main", "td", "body", "form"})
+_EMPTY_KEPT_IDS = tag_ids(("img", "pre", "video", "picture"))
+"""What an empty box of the content holds when it stays: a picture, a video, a code block."""
 
 
 def text_blocks(root) -> dict:
@@ -229,7 +232,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
             if size > half:
                 continue
             if not size:
-                if node.css_first("img, pre, video, picture") is None:
+                if not holds_any(node, _EMPTY_KEPT_IDS):
                     doomed.append(node)
             elif (weight := hint_weight(node, thread)) < 0:
                 named.append((node, 0, size))
@@ -601,14 +604,14 @@ def picture_links(root) -> None:
     its pictures stay pictures: markdown has no block inside a link, and the converter writes
     the alt texts of a link holding blocks as the link's text."""
     for link in root.css("a"):
-        if link.css_first("img") is None:
+        if not holds_any(link, _IMG_IDS):
             if not (link.text(deep=True, strip=True) or link.attributes.get("aria-label")):
                 link.decompose()  # an icon's link (a vote arrow, "run code"): nothing to read but its address
             continue
         boxes = [node for node in link.css("*") if node.tag not in _INLINE_PICTURE
                  and node.mem_id != link.mem_id and not node.text(deep=True, strip=True)]
         for box in reversed(boxes):
-            if box.css_first("img") is None:
+            if not holds_any(box, _IMG_IDS):
                 box.decompose()  # lexbor leaves an empty element in place when unwrapped
             else:
                 box.unwrap()
@@ -616,6 +619,7 @@ def picture_links(root) -> None:
 
 
 _INLINE_PICTURE = frozenset({"img", "picture", "source", "a"})
+_IMG_IDS = tag_ids(("img",))
 
 
 def inline_card(link) -> None:
@@ -637,10 +641,11 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if prune(tree, thread=None if declared is None else declared == "forum", product=declared == "product"):
         declared = "forum"  # a discussion by its shape
     body = tree.body
-    kind, cards = page_type(body, declared, url, declared == "product" and tagged_only(types))
+    blocks = text_blocks(body) if body is not None else {}
+    kind, cards = page_type(body, declared, url, declared == "product" and tagged_only(types),
+                            sum(entry[1] for entry in blocks.values()))  # the body's text, summed from its blocks
     if body is None:
         return kind, []
-    blocks = text_blocks(body)
     nodes, keep = _article_nodes(body, blocks, kind == "product", kind in _ONE_BODY)
     items = cards if kind in _CARD_KINDS and _item_sized(cards) \
         and (kind == "documentation" or not _is_article(nodes, cards)) else []  # a docs index: prose and links
@@ -650,13 +655,14 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         drop_card_copies(cards or items, blocks)
     if kind in _WHOLE_PAGE_TYPES or kind == "other":
         root = _page_root(body, cards)
-        share = _reading_share(blocks, nodes, root)
+        within = None if root.tag == "body" or _holds(nodes, root) else subtree_text(blocks, [root])  # read once
+        share = _reading_share(blocks, nodes, root, within)
         if cards and not _holds(nodes, cards[0]) \
                 or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
                 return kind, _cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                       linked_prose=True)
-            within = subtree_text(blocks, [root])
+            within = subtree_text(blocks, [root]) if within is None else within
             doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
                 doomed += repeats(blocks, within)
@@ -815,14 +821,15 @@ def _holds(nodes: list, node) -> bool:
     return any(candidate.mem_id in around for candidate in nodes)
 
 
-def _reading_share(blocks: dict, nodes: list, root) -> float:
+def _reading_share(blocks: dict, nodes: list, root, within: dict | None) -> float:
     """Share of the text outside links under `root` that `nodes` hold: an article's text block
     leaves out only teasers and link lists; a service page's leaves out its other sections, a
     listing's the text of its cards. The article scoring falling back to the whole body is no
-    article found."""
+    article found. `within`: ``subtree_text`` of the root (None for the body, or a root
+    `nodes` hold)."""
     if _holds(nodes, root):
         return 0.0
-    whole = subtree_text(blocks, [root]).get(root.mem_id, (0, 0)) if root.tag != "body" else \
+    whole = within.get(root.mem_id, (0, 0)) if root.tag != "body" else \
         (sum(entry[1] for entry in blocks.values()), sum(entry[2] for entry in blocks.values()))  # all of them
     part = subtree_text(blocks, nodes)
     kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)

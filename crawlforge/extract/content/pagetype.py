@@ -14,6 +14,7 @@ from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.content.chrome import class_of
 from crawlforge.extract.words import pattern
 
 PAGE_TYPES = ("article", "product", "listing", "documentation", "forum", "service", "hub", "other")
@@ -76,13 +77,14 @@ def declared_kind(types: Counter) -> str | None:
     return None
 
 
-def page_type(body, declared: str | None, url: str = "", tagged: bool = False) -> tuple[str, list]:
+def page_type(body, declared: str | None, url: str = "", tagged: bool = False,
+              total: int | None = None) -> tuple[str, list]:
     """The page's kind from its pruned body, its declared kind and its URL path, and the
     largest run of sibling cards (a listing's items). `tagged`: the product it declares is only
-    an `og:type` (`tagged_only`)."""
+    an `og:type` (`tagged_only`). `total`: the length of the body's text, when known."""
     if body is None:
         return "other", []
-    shape = _shape(body)
+    shape = _shape(body, total)
     return _kind(shape, declared, url, tagged), shape["members"]
 
 
@@ -114,10 +116,10 @@ def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> 
     return "other"
 
 
-def _shape(body) -> dict:
+def _shape(body, total: int | None = None) -> dict:
     """Counts of the structural signals: code blocks, prose paragraphs and their share of the
     text, sections, link share, and the largest group of repeated sibling cards."""
-    total = len(body.text(deep=True, strip=True, skip_empty=True)) or 1
+    total = (len(body.text(deep=True, strip=True, skip_empty=True)) if total is None else total) or 1
     found = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}
     for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
         found.setdefault(node.tag, []).append(node)
@@ -132,6 +134,8 @@ def _shape(body) -> dict:
 
 _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "strong", "em", "b", "i"})
 """Inline runs and paragraphs: an article's linked paragraphs are no cards."""
+_NOT_CARD_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in _NOT_CARDS)
+"""lexbor's ids of `_NOT_CARDS` (the same in every document; an unknown tag's is its own)."""
 
 
 def sibling_groups(body):
@@ -139,9 +143,11 @@ def sibling_groups(body):
     for parent in body.css("ul, ol, div, section, main, article, tbody"):
         children, tags = [], {}
         for child in parent.iter():  # lexbor passes over the text nodes
-            if child.is_element_node and (tag := child.tag) not in _NOT_CARDS:
+            if child.is_element_node and (tag := child.tag_id) not in _NOT_CARD_IDS:  # ints: no name decoded
                 children.append((tag, child))
                 tags[tag] = tags.get(tag, 0) + 1
+        if len(children) < 2:
+            continue
         groups = {}
         for tag, child in children:
             if tags[tag] > 1:  # a tag of one child makes no run: its class is not read
@@ -154,7 +160,7 @@ def sibling_groups(body):
 def _first_class(node) -> str:
     """The first word of the class: cards of one run share it, while the rest names each item
     (WooCommerce's `product type-product post-123 instock ...`)."""
-    words = node.attrs.sget("class", "").split()  # not ``attributes``: a dict of them all
+    words = class_of(node).split()  # not ``attributes``: a dict of them all
     return words[0] if words else ""
 
 
