@@ -105,3 +105,12 @@ def test_hidden_box_after_a_question_is_its_folded_answer():
     page = page_content(load("wcxb-0132.html.gz"), "https://alison.com/certificate-courses")
     assert "What is an Online Certificate Program?\n\nAn online certificate program is considered postsecondary" \
         in page.markdown  # a `display: none` answer after its question, no ARIA to link them
+
+
+def test_link_list_a_line_of_the_article_announces_is_the_article():
+    page = page_content(load("wcxb-0068.html.gz"), "https://fieldedge.com/blog/51-must-have-electrician-tools/")
+    # `Top Expert Recommendations:` over a list of product links, all of it links
+    assert "[Fluke 117](https://www.amazon.com/" in page.markdown and "[Klein Tools 11061](" in page.markdown
+    assert "[Knipex Tools 09 02 240 Lineman’s Pliers](" in page.markdown
+    assert "A multimeter is the backbone of every electrician’s toolkit." in page.markdown
+    assert "Why FieldEdge?" not in page.markdown and "HVAC Software" not in page.markdown

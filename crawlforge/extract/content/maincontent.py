@@ -245,6 +245,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
+    if not thread:
+        linked = introduced(linked, text)
     doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
     doomed += [node for root in nodes if near_tags(root, ("header",))
                for node in root.css("header p, header div, header ul, header span")
@@ -285,6 +287,30 @@ def link_lists(linked: list, sums: dict, roots: list) -> list:
     if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LINKED_CONTENT * total:
         return linked
     return [node for node in outer if _in_header(node)]  # a header's menus are no part of it
+
+
+_LISTS = frozenset({"ul", "ol", "dl"})
+
+
+def introduced(linked: list, text) -> list:
+    """`linked` but the link lists a line of the content's own announces, ending in a colon
+    (`Buying options:`, `Top picks:`), and the link lines inside them: the article lists what it
+    names there; lists of other reading are titled by a boilerplate line, dropped on their own."""
+    spared = set()
+    for node in linked:
+        if node.tag in _LISTS:
+            before = node.prev
+            while before is not None and not before.is_element_node:
+                before = before.prev
+            if before is not None and before.tag not in _LISTS and _announces(text(before)):
+                spared.add(node.mem_id)
+    if not spared:
+        return linked
+    return [node for node in linked if not _with_ancestors(node) & spared]
+
+
+def _announces(line: str) -> bool:
+    return line.endswith((":", "：")) and len(line) < 300 and not BOILERPLATE_LINE.match(line)
 
 
 def _in_header(node) -> bool:
