@@ -114,3 +114,11 @@ def test_link_list_a_line_of_the_article_announces_is_the_article():
     assert "[Knipex Tools 09 02 240 Lineman’s Pliers](" in page.markdown
     assert "A multimeter is the backbone of every electrician’s toolkit." in page.markdown
     assert "Why FieldEdge?" not in page.markdown and "HVAC Software" not in page.markdown
+
+
+def test_a_line_every_card_says_the_same_is_a_label_not_content():
+    page = page_content(load("wcxb-0847.html.gz"), "https://www.topadvisor.com/categories/machine-learning-ml/rankings")
+    assert page.page_type == "listing"
+    assert "[Automation Anywhere](https://www.topadvisor.com/products/automationanywhere)" in page.markdown
+    assert "[ChatGPT](" in page.markdown and "[Claude](" in page.markdown  # the ranked items stay
+    assert not re.search(r"(?m)^Compare$", page.markdown)  # each card's checkbox label, 40 times

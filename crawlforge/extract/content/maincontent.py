@@ -263,6 +263,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     if copies:
         doomed += repeats(blocks, sums)  # and copies: a post quoting an earlier one
+        if not thread:
+            doomed += labels(blocks, sums)
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
@@ -547,6 +549,28 @@ def repeats(blocks: dict, within) -> list:
     return found
 
 
+LABEL_TEXT = 30
+"""Length under which a line seen `LABELS` times over in the content is a label or a button."""
+LABELS = 3
+_CELLS_AND_CODE = frozenset({"td", "th", "pre"})
+
+
+def labels(blocks: dict, within) -> list:
+    """Short lines that the content repeats `LABELS` times or more in boxes of one kind (tag
+    and class) always saying the same (`Pros`, `Get started`, `Read case study`): the labels and
+    buttons of a page's boxes, read as none of its text. Boxes of a kind whose lines vary are
+    the fields of items (a card's colour, its seller), and a table's cells and code repeat by nature."""
+    kinds = {}
+    for node, size, _, _ in blocks.values():
+        if size < LABEL_TEXT and node.mem_id in within and node.tag not in _CELLS_AND_CODE:
+            kinds.setdefault((node.tag, node.attrs.sget("class", "")), []).append(node)
+    found = []
+    for nodes in kinds.values():
+        if len(nodes) >= LABELS and len({node.text(deep=True, strip=True).lower() for node in nodes}) == 1:
+            found += nodes
+    return found
+
+
 def _own_text(node) -> str:
     """The block's text outside the blocks nested in it, blanks collapsed: a quote's copy of a
     post's paragraph, whatever follows the paragraph in the post."""
@@ -685,7 +709,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
             within = subtree_text(blocks, [root])
             doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
-                doomed += repeats(blocks, within)
+                doomed += repeats(blocks, within) + labels(blocks, within)
             remove_outermost(doomed)
             return kind, [root]
     if kind == "product":
