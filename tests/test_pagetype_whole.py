@@ -122,3 +122,20 @@ def test_a_line_every_card_says_the_same_is_a_label_not_content():
     assert "[Automation Anywhere](https://www.topadvisor.com/products/automationanywhere)" in page.markdown
     assert "[ChatGPT](" in page.markdown and "[Claude](" in page.markdown  # the ranked items stay
     assert not re.search(r"(?m)^Compare$", page.markdown)  # each card's checkbox label, 40 times
+
+
+def test_post_cards_numbered_by_their_first_class_whose_titles_sit_in_their_headers_are_a_listing():
+    page = page_content(load("wcxb-4632.html.gz"),
+                        "https://confessionsofafitfoodie.com/category/recipes/cooking-method/airfryer/")
+    # each card: `<article class="post-25966 post ..."><header><h2><a>title</a></h2></header>`
+    assert page.page_type == "listing"
+    assert "[Sticky Air Fryer Salmon Bites (Stovetop Option)](" in page.markdown
+    assert "Air Fryer Zucchini With Parmesan (no breading)" in page.markdown
+    assert "Weekly Dinner Plans" not in page.markdown and "Featured On" not in page.markdown
+
+
+def test_the_header_of_an_article_in_the_content_is_its_title_not_the_site_header():
+    page = page_content(load("wcxb-4609.html.gz"), "https://www.goingzerowaste.com/blog-posts-for-beginners/")
+    assert "Going zero waste, might mean you’re incorporating more cooking or more DIY" in page.markdown
+    assert "Here’s a road map for how you will transform through your zero waste journey" in page.markdown
+    assert "Like me on Facebook" not in page.markdown and "Follow me on Pinterest" not in page.markdown

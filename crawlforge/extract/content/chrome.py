@@ -182,7 +182,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         doomed += marks["credit"]
     else:
         doomed += remarks(body)
-    doomed += [node for node in marks["header"] if node.css_first("p") is None]
+    doomed += [node for node in marks["header"] if node.css_first("p") is None and not _titles_article(node)]
     doomed += captions(body, marks["figure"])
     doomed += [node for node in marks["button"]  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
@@ -230,6 +230,17 @@ def _marks(body) -> dict:
         if tag in ("h1", "main", "article") or prop == "articleBody" or role == "main":
             marks["protected"].append(node)
     return marks
+
+
+def _titles_article(header) -> bool:
+    """A `<header>` inside an `<article>` holding a heading is that article's title, as each
+    post card of a blog's index has it (`article > header > h2 > a`), not the site's header."""
+    if header.css_first(_HEADING_TAGS) is None:
+        return False
+    node = header.parent
+    while node is not None and node.tag != "article":
+        node = node.parent
+    return node is not None
 
 
 def _over_half(node, body, whole: list) -> bool:
