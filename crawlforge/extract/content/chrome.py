@@ -312,17 +312,18 @@ def revealed(body, total: int | None) -> list:
 
 
 def _answer(node) -> bool:
-    """A hidden box right after a question (a line ending in `?`): a FAQ's answer, folded."""
+    """A hidden box right after a question (a line ending in `?`, `？`, `؟`): a FAQ's answer, folded."""
     question = node.prev
     while question is not None and not question.is_element_node:
         question = question.prev
     if question is None:
         return False
     text = question.text(deep=True, strip=True)
-    return 0 < len(text) < QUESTION_LENGTH and text.endswith("?")
+    return 0 < len(text) < QUESTION_LENGTH and text.endswith(_QUESTION_MARKS)
 
 
 QUESTION_LENGTH = 200
+_QUESTION_MARKS = phrases("question_marks")
 
 
 _NUMBERED = re.compile(r"(.*[^0-9A-Za-z])([0-9a-f]{1,6})|(\D*)([0-9]+)")

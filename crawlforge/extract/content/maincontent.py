@@ -311,8 +311,11 @@ def introduced(linked: list, text) -> list:
     return [node for node in linked if not _with_ancestors(node) & spared]
 
 
+_COLONS = phrases("colon_marks")
+
+
 def _announces(line: str) -> bool:
-    return line.endswith((":", "：")) and len(line) < 300 and not BOILERPLATE_LINE.match(line)
+    return line.endswith(_COLONS) and len(line) < 300 and not BOILERPLATE_LINE.match(line)
 
 
 def _in_header(node) -> bool:
