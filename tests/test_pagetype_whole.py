@@ -139,3 +139,12 @@ def test_the_header_of_an_article_in_the_content_is_its_title_not_the_site_heade
     assert "Going zero waste, might mean you’re incorporating more cooking or more DIY" in page.markdown
     assert "Here’s a road map for how you will transform through your zero waste journey" in page.markdown
     assert "Like me on Facebook" not in page.markdown and "Follow me on Pinterest" not in page.markdown
+
+
+def test_link_lists_under_the_headings_of_a_docs_page_are_its_sections():
+    page = page_content(load("wcxb-4415.html.gz"), "https://wiki.postgresql.org/wiki/Performance_Optimization")
+    assert "## Critical maintenance for performance" in page.markdown
+    assert "[Planner Statistics](https://wiki.postgresql.org/wiki/Planner_Statistics)" in page.markdown
+    assert "[Limiting and prioritizing user/query/database resource usage](" in page.markdown
+    assert "[Reliable Writes](" in page.markdown
+    assert "Personal tools" not in page.markdown and "Page actions" not in page.markdown

@@ -295,16 +295,17 @@ _LISTS = frozenset({"ul", "ol", "dl"})
 
 
 def introduced(linked: list, text) -> list:
-    """`linked` but the link lists a line of the content's own announces, ending in a colon
-    (`Buying options:`, `Top picks:`), and the link lines inside them: the article lists what it
-    names there; lists of other reading are titled by a boilerplate line, dropped on their own."""
+    """`linked` but the link lists that a heading or a line of the content's own, ending in a
+    colon (`Buying options:`, `Top picks:`), announces, and the link lines inside them: the
+    article lists what it names there; lists of other reading are titled by a boilerplate line,
+    dropped on their own."""
     spared = set()
     for node in linked:
         if node.tag in _LISTS:
             before = node.prev
             while before is not None and not before.is_element_node:
                 before = before.prev
-            if before is not None and before.tag not in _LISTS and _announces(text(before)):
+            if before is not None and _announces(before, text):
                 spared.add(node.mem_id)
     if not spared:
         return linked
@@ -314,8 +315,13 @@ def introduced(linked: list, text) -> list:
 _COLONS = phrases("colon_marks")
 
 
-def _announces(line: str) -> bool:
-    return line.endswith(_COLONS) and len(line) < 300 and not BOILERPLATE_LINE.match(line)
+def _announces(before, text) -> bool:
+    """A heading, or a line ending in a colon, that is no boilerplate title (`Related articles`)."""
+    if before.tag in _LISTS:
+        return False
+    line = text(before)
+    return (before.tag in HEADINGS or line.endswith(_COLONS) and len(line) < 300) \
+        and not BOILERPLATE_LINE.match(line)
 
 
 def _in_header(node) -> bool:
