@@ -262,9 +262,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
         doomed = [node for node in doomed if not _with_ancestors(node.parent) & inside]
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     if copies:
-        doomed += repeats(blocks, sums)  # and copies: a post quoting an earlier one
-        if not thread:
-            doomed += labels(blocks, sums)
+        doomed += repeats(blocks, sums) + labels(blocks, sums)  # and copies: a post quoting an earlier one
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
