@@ -148,3 +148,11 @@ def test_link_lists_under_the_headings_of_a_docs_page_are_its_sections():
     assert "[Limiting and prioritizing user/query/database resource usage](" in page.markdown
     assert "[Reliable Writes](" in page.markdown
     assert "Personal tools" not in page.markdown and "Page actions" not in page.markdown
+
+
+def test_a_list_whose_items_each_say_something_beside_their_link_is_the_articles():
+    page = page_content(load("wcxb-0189.html.gz"), "https://theluxurytravelexpert.com/best-luxury-hotel-brands/")
+    # `<li><strong>Official website</strong>: <a>Park Hyatt</a></li>`, the link most of each item
+    assert "- **Official website**: [Park Hyatt](http://www.park.hyatt.com/en/parkhyatt.html)" in page.markdown
+    assert "- **Flagship hotel**: [Park Hyatt New York](" in page.markdown
+    assert "Share this:" not in page.markdown and "Related Articles" not in page.markdown

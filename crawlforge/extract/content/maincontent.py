@@ -247,6 +247,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
     if not thread:
         linked = introduced(linked, text)
+        linked = [node for node in linked if not _labelled_items(node, sums)]
     doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
     doomed += [node for root in nodes if near_tags(root, ("header",))
                for node in root.css("header p, header div, header ul, header span")
@@ -308,6 +309,19 @@ def introduced(linked: list, text) -> list:
     if not spared:
         return linked
     return [node for node in linked if not _with_ancestors(node) & spared]
+
+
+ITEM_WORDS = 10
+
+
+def _labelled_items(node, sums: dict) -> bool:
+    """A list whose every item says something beside its link (`Official website: Park Hyatt`,
+    `Fluke 117 - the electricians' meter`): the content's own list, no list of links."""
+    if node.tag not in ("ul", "ol"):
+        return False
+    items = [item for item in node.iter() if item.tag == "li"]
+    return len(items) >= 2 and all(
+        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= ITEM_WORDS for item in items)
 
 
 _COLONS = phrases("colon_marks")
