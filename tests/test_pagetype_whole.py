@@ -156,3 +156,13 @@ def test_a_list_whose_items_each_say_something_beside_their_link_is_the_articles
     assert "- **Official website**: [Park Hyatt](http://www.park.hyatt.com/en/parkhyatt.html)" in page.markdown
     assert "- **Flagship hotel**: [Park Hyatt New York](" in page.markdown
     assert "Share this:" not in page.markdown and "Related Articles" not in page.markdown
+
+
+def test_a_heading_linked_to_itself_over_its_sections_prose_stays():
+    page = page_content(load("wcxb-0091.html.gz"),
+                        "https://www.craft-music.com/resources/articles/beginners-guide-to-starting-music-lessons/")
+    # `<h3 id="cognitive-benefits"><a href="#cognitive-benefits">Cognitive Benefits</a></h3><p>...`
+    assert re.search(r"(?m)^### \[?Cognitive Benefits", page.markdown)
+    assert re.search(r"(?m)^## \[?Finding the Right Teacher", page.markdown)
+    assert "Learning to play an instrument" in page.markdown
+    assert "© Copyright 2025 Craft Music" not in page.markdown and "← All Articles" not in page.markdown

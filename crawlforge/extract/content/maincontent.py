@@ -244,7 +244,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     linked += [node for node, size, links, _ in blocks.values()
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
-               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
+               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)
+               and not (node.tag in HEADINGS and _over_prose(node, sums))]
     if not thread:
         linked = introduced(linked, text)
         linked = [node for node in linked if not _labelled_items(node, sums)]
@@ -309,6 +310,18 @@ def introduced(linked: list, text) -> list:
     if not spared:
         return linked
     return [node for node in linked if not _with_ancestors(node) & spared]
+
+
+def _over_prose(heading, sums: dict) -> bool:
+    """A heading right over a paragraph of prose titles its section, whatever it links to (a
+    listicle's `### [Park Hyatt](...)` over the brand's description)."""
+    after = heading.next
+    while after is not None and not after.is_element_node:
+        after = after.next
+    if after is None or after.tag != "p":
+        return False
+    size, links, _ = sums.get(after.mem_id, (0, 0, 0))
+    return size - links >= POST_TEXT
 
 
 ITEM_WORDS = 10
