@@ -324,17 +324,18 @@ def _over_prose(heading, sums: dict) -> bool:
     return size - links >= POST_TEXT
 
 
-ITEM_WORDS = 10
+ITEM_TEXT = 10
+"""Characters of an item's own text beside its link from which a list of them is no link list."""
 
 
 def _labelled_items(node, sums: dict) -> bool:
     """A list whose every item says something beside its link (`Official website: Park Hyatt`,
-    `Fluke 117 - the electricians' meter`): the content's own list, no list of links."""
+    `Flagship hotel: Park Hyatt New York, USA`): the content's own list, no list of links."""
     if node.tag not in ("ul", "ol"):
         return False
     items = [item for item in node.iter() if item.tag == "li"]
     return len(items) >= 2 and all(
-        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= ITEM_WORDS for item in items)
+        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= ITEM_TEXT for item in items)
 
 
 _COLONS = phrases("colon_marks")
@@ -586,6 +587,7 @@ def repeats(blocks: dict, within) -> list:
 LABEL_TEXT = 30
 """Length under which a line seen `LABELS` times over in the content is a label or a button."""
 LABELS = 3
+"""Times a box of one kind says the same short line from which the line is a label."""
 _CELLS_AND_CODE = frozenset({"td", "th", "pre"})
 
 
