@@ -313,12 +313,12 @@ def introduced(linked: list, text) -> list:
 
 
 def _over_prose(heading, sums: dict) -> bool:
-    """A heading right over a paragraph of prose titles its section, whatever it links to (a
-    listicle's `### [Park Hyatt](...)` over the brand's description)."""
+    """A heading right over a block of prose (a paragraph, a box of them, not another heading)
+    titles its section, whatever it links to: to itself, or a listicle's item to its shop."""
     after = heading.next
     while after is not None and not after.is_element_node:
         after = after.next
-    if after is None or after.tag != "p":
+    if after is None or after.tag in HEADINGS:
         return False
     size, links, _ = sums.get(after.mem_id, (0, 0, 0))
     return size - links >= POST_TEXT
