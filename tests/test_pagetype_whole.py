@@ -105,3 +105,64 @@ def test_hidden_box_after_a_question_is_its_folded_answer():
     page = page_content(load("wcxb-0132.html.gz"), "https://alison.com/certificate-courses")
     assert "What is an Online Certificate Program?\n\nAn online certificate program is considered postsecondary" \
         in page.markdown  # a `display: none` answer after its question, no ARIA to link them
+
+
+def test_link_list_a_line_of_the_article_announces_is_the_article():
+    page = page_content(load("wcxb-0068.html.gz"), "https://fieldedge.com/blog/51-must-have-electrician-tools/")
+    # `Top Expert Recommendations:` over a list of product links, all of it links
+    assert "[Fluke 117](https://www.amazon.com/" in page.markdown and "[Klein Tools 11061](" in page.markdown
+    assert "[Knipex Tools 09 02 240 Lineman’s Pliers](" in page.markdown
+    assert "A multimeter is the backbone of every electrician’s toolkit." in page.markdown
+    assert "Why FieldEdge?" not in page.markdown and "HVAC Software" not in page.markdown
+
+
+def test_a_line_every_card_says_the_same_is_a_label_not_content():
+    page = page_content(load("wcxb-0847.html.gz"), "https://www.topadvisor.com/categories/machine-learning-ml/rankings")
+    assert page.page_type == "listing"
+    assert "[Automation Anywhere](https://www.topadvisor.com/products/automationanywhere)" in page.markdown
+    assert "[ChatGPT](" in page.markdown and "[Claude](" in page.markdown  # the ranked items stay
+    assert not re.search(r"(?m)^Compare$", page.markdown)  # each card's checkbox label, 40 times
+
+
+def test_post_cards_numbered_by_their_first_class_whose_titles_sit_in_their_headers_are_a_listing():
+    page = page_content(load("wcxb-4632.html.gz"),
+                        "https://confessionsofafitfoodie.com/category/recipes/cooking-method/airfryer/")
+    # each card: `<article class="post-25966 post ..."><header><h2><a>title</a></h2></header>`
+    assert page.page_type == "listing"
+    assert "[Sticky Air Fryer Salmon Bites (Stovetop Option)](" in page.markdown
+    assert "Air Fryer Zucchini With Parmesan (no breading)" in page.markdown
+    assert "Weekly Dinner Plans" not in page.markdown and "Featured On" not in page.markdown
+
+
+def test_the_header_of_an_article_in_the_content_is_its_title_not_the_site_header():
+    page = page_content(load("wcxb-4609.html.gz"), "https://www.goingzerowaste.com/blog-posts-for-beginners/")
+    assert "Going zero waste, might mean you’re incorporating more cooking or more DIY" in page.markdown
+    assert "Here’s a road map for how you will transform through your zero waste journey" in page.markdown
+    assert "Like me on Facebook" not in page.markdown and "Follow me on Pinterest" not in page.markdown
+
+
+def test_link_lists_under_the_headings_of_a_docs_page_are_its_sections():
+    page = page_content(load("wcxb-4415.html.gz"), "https://wiki.postgresql.org/wiki/Performance_Optimization")
+    assert "## Critical maintenance for performance" in page.markdown
+    assert "[Planner Statistics](https://wiki.postgresql.org/wiki/Planner_Statistics)" in page.markdown
+    assert "[Limiting and prioritizing user/query/database resource usage](" in page.markdown
+    assert "[Reliable Writes](" in page.markdown
+    assert "Personal tools" not in page.markdown and "Page actions" not in page.markdown
+
+
+def test_a_list_whose_items_each_say_something_beside_their_link_is_the_articles():
+    page = page_content(load("wcxb-0189.html.gz"), "https://theluxurytravelexpert.com/best-luxury-hotel-brands/")
+    # `<li><strong>Official website</strong>: <a>Park Hyatt</a></li>`, the link most of each item
+    assert "- **Official website**: [Park Hyatt](http://www.park.hyatt.com/en/parkhyatt.html)" in page.markdown
+    assert "- **Flagship hotel**: [Park Hyatt New York](" in page.markdown
+    assert "Share this:" not in page.markdown and "Related Articles" not in page.markdown
+
+
+def test_a_heading_linked_to_itself_over_its_sections_prose_stays():
+    page = page_content(load("wcxb-0091.html.gz"),
+                        "https://www.craft-music.com/resources/articles/beginners-guide-to-starting-music-lessons/")
+    # `<h3 id="cognitive-benefits"><a href="#cognitive-benefits">Cognitive Benefits</a></h3><p>...`
+    assert re.search(r"(?m)^### \[?Cognitive Benefits", page.markdown)
+    assert re.search(r"(?m)^## \[?Finding the Right Teacher", page.markdown)
+    assert "Learning to play an instrument" in page.markdown
+    assert "© Copyright 2025 Craft Music" not in page.markdown and "← All Articles" not in page.markdown

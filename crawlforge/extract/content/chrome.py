@@ -227,7 +227,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         doomed += marks["credit"]
     else:
         doomed += remarks(body)
-    doomed += [node for node in marks["header"] if node.css_first("p") is None]
+    doomed += [node for node in marks["header"] if node.css_first("p") is None and not _titles_article(node)]
     doomed += captions(body, marks["figure"])
     doomed += [node for node in marks["button"]  # controls: "show picture", "print"
                if len(node.text(deep=True, strip=True)) < 50]
@@ -275,6 +275,17 @@ def _marks(body) -> dict:
         if tag in ("h1", "main", "article") or prop == "articleBody" or role == "main":
             marks["protected"].append(node)
     return marks
+
+
+def _titles_article(header) -> bool:
+    """A `<header>` inside an `<article>` holding a heading is that article's title, as each
+    post card of a blog's index has it (`article > header > h2 > a`), not the site's header."""
+    if header.css_first(_HEADING_TAGS) is None:
+        return False
+    node = header.parent
+    while node is not None and node.tag != "article":
+        node = node.parent
+    return node is not None
 
 
 def _over_half(node, body, whole: list) -> bool:
@@ -346,17 +357,18 @@ def revealed(body, total: int | None) -> list:
 
 
 def _answer(node) -> bool:
-    """A hidden box right after a question (a line ending in `?`): a FAQ's answer, folded."""
+    """A hidden box right after a question (a line ending in `?`, `？`, `؟`): a FAQ's answer, folded."""
     question = node.prev
     while question is not None and not question.is_element_node:
         question = question.prev
     if question is None:
         return False
     text = question.text(deep=True, strip=True)
-    return 0 < len(text) < QUESTION_LENGTH and text.endswith("?")
+    return 0 < len(text) < QUESTION_LENGTH and text.endswith(_QUESTION_MARKS)
 
 
 QUESTION_LENGTH = 200
+_QUESTION_MARKS = phrases("question_marks")
 
 
 _NUMBERED = re.compile(r"(.*[^0-9A-Za-z])([0-9a-f]{1,6})|(\D*)([0-9]+)")

@@ -247,7 +247,11 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     linked += [node for node, size, links, _ in blocks.values()
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
-               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)]
+               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)
+               and not (node.tag in HEADINGS and _over_prose(node, sums))]
+    if not thread:
+        linked = introduced(linked, text)
+        linked = [node for node in linked if not _labelled_items(node, sums)]
     doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
     doomed += [node for root in nodes if near_tags(root, ("header",))
                for node in root.css("header p, header div, header ul, header span")
@@ -263,7 +267,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
         doomed = [node for node in doomed if not _with_ancestors(node.parent) & inside]
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     if copies:
-        doomed += repeats(blocks, sums)  # and copies: a post quoting an earlier one
+        doomed += repeats(blocks, sums) + labels(blocks, sums)  # and copies: a post quoting an earlier one
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
@@ -288,6 +292,65 @@ def link_lists(linked: list, sums: dict, roots: list) -> list:
     if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LINKED_CONTENT * total:
         return linked
     return [node for node in outer if _in_header(node)]  # a header's menus are no part of it
+
+
+_LISTS = frozenset({"ul", "ol", "dl"})
+
+
+def introduced(linked: list, text) -> list:
+    """`linked` but the link lists that a heading or a line of the content's own, ending in a
+    colon (`Buying options:`, `Top picks:`), announces, and the link lines inside them: the
+    article lists what it names there; lists of other reading are titled by a boilerplate line,
+    dropped on their own."""
+    spared = set()
+    for node in linked:
+        if node.tag in _LISTS:
+            before = node.prev
+            while before is not None and not before.is_element_node:
+                before = before.prev
+            if before is not None and _announces(before, text):
+                spared.add(node.mem_id)
+    if not spared:
+        return linked
+    return [node for node in linked if not _with_ancestors(node) & spared]
+
+
+def _over_prose(heading, sums: dict) -> bool:
+    """A heading right over a block of prose (a paragraph, a box of them, not another heading)
+    titles its section, whatever it links to: to itself, or a listicle's item to its shop."""
+    after = heading.next
+    while after is not None and not after.is_element_node:
+        after = after.next
+    if after is None or after.tag in HEADINGS:
+        return False
+    size, links, _ = sums.get(after.mem_id, (0, 0, 0))
+    return size - links >= POST_TEXT
+
+
+ITEM_TEXT = 10
+"""Characters of an item's own text beside its link from which a list of them is no link list."""
+
+
+def _labelled_items(node, sums: dict) -> bool:
+    """A list whose every item says something beside its link (`Official website: Park Hyatt`,
+    `Flagship hotel: Park Hyatt New York, USA`): the content's own list, no list of links."""
+    if node.tag not in ("ul", "ol"):
+        return False
+    items = [item for item in node.iter() if item.tag == "li"]
+    return len(items) >= 2 and all(
+        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= ITEM_TEXT for item in items)
+
+
+_COLONS = phrases("colon_marks")
+
+
+def _announces(before, text) -> bool:
+    """A heading, or a line ending in a colon, that is no boilerplate title (`Related articles`)."""
+    if before.tag in _LISTS:
+        return False
+    line = text(before)
+    return (before.tag in HEADINGS or line.endswith(_COLONS) and len(line) < 300) \
+        and not BOILERPLATE_LINE.match(line)
 
 
 def _in_header(node) -> bool:
@@ -524,6 +587,29 @@ def repeats(blocks: dict, within) -> list:
     return found
 
 
+LABEL_TEXT = 30
+"""Length under which a line seen `LABELS` times over in the content is a label or a button."""
+LABELS = 3
+"""Times a box of one kind says the same short line from which the line is a label."""
+_CELLS_AND_CODE = frozenset({"td", "th", "pre"})
+
+
+def labels(blocks: dict, within) -> list:
+    """Short lines that the content repeats `LABELS` times or more in boxes of one kind (tag
+    and class) always saying the same (`Pros`, `Get started`, `Read case study`): the labels and
+    buttons of a page's boxes, read as none of its text. Boxes of a kind whose lines vary are
+    the fields of items (a card's colour, its seller), and a table's cells and code repeat by nature."""
+    kinds = {}
+    for node, size, _, _ in blocks.values():
+        if size < LABEL_TEXT and node.mem_id in within and node.tag not in _CELLS_AND_CODE:
+            kinds.setdefault((node.tag, node.attrs.sget("class", "")), []).append(node)
+    found = []
+    for nodes in kinds.values():
+        if len(nodes) >= LABELS and len({node.text(deep=True, strip=True).lower() for node in nodes}) == 1:
+            found += nodes
+    return found
+
+
 def _own_text(node) -> str:
     """The block's text outside the blocks nested in it, blanks collapsed: a quote's copy of a
     post's paragraph, whatever follows the paragraph in the post."""
@@ -665,7 +751,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
             within = subtree_text(blocks, [root]) if within is None else within
             doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if kind != "documentation":  # a reference repeats a parameter's description for each call
-                doomed += repeats(blocks, within)
+                doomed += repeats(blocks, within) + labels(blocks, within)
             remove_outermost(doomed)
             return kind, [root]
     if kind == "product":

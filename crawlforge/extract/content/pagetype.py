@@ -158,10 +158,18 @@ def sibling_groups(body):
 
 
 def _first_class(node) -> str:
-    """The first word of the class: cards of one run share it, while the rest names each item
-    (WooCommerce's `product type-product post-123 instock ...`)."""
+    """The first word of the class but one that numbers the item: cards of one run share it,
+    while the rest names each item (WooCommerce's `product type-product post-123 instock ...`)."""
     words = class_of(node).split()  # not ``attributes``: a dict of them all
+    for word in words:
+        if not _NUMBERED(word):
+            return word
     return words[0] if words else ""
+
+
+_NUMBERED = re.compile(r"\d").search
+"""A class word with a figure numbers the item (WordPress's `post-25966 post type-post ...`):
+the cards of one run share the words after it."""
 
 
 def _cards(body) -> tuple[int, int, list]:
