@@ -11,7 +11,6 @@ import datetime
 import re
 
 import yaml
-from yaml.resolver import Resolver
 
 FENCE = "---"
 DROPPED_KEY = "frontmatter_dropped"
@@ -46,98 +45,9 @@ def dump_yaml(data: dict) -> str:
     if not data:
         return ""
     data = plain(data)
-    if _alike(data):
-        try:
-            return "".join(_block_mapping(data, 0, False, []))
-        except _NotPlain:
-            dumper = _CDumper
-    else:
-        dumper = _Dumper
+    dumper = _CDumper if _alike(data) else _Dumper
     return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, default_flow_style=False,
                      width=2**31 - 1)
-
-
-class _NotPlain(Exception):
-    """A value the short writer leaves to yaml: a float it writes its own way, an empty key, a
-    type it does not represent (a subclass)."""
-
-
-# The short writer: what libyaml writes, for the data both emitters write alike (``_alike``: every
-# string on one line of printable characters) and keys in block style: a string plain when
-# PyYAML's analysis allows a block plain scalar and it reads back as a string, else single-quoted.
-# yaml.dump cost ~0.2 ms a page, most of it in the Python calls of its representer and events.
-_RESOLVERS = Resolver.yaml_implicit_resolvers
-_STR_TAG, _FLOAT_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:float"
-# A block plain scalar (``Emitter.analyze_scalar``): no leading or trailing space, no leading
-# indicator, no ": " or " #" (nor a ":" at the end), no document marker at the start.
-_BLOCK_PLAIN = re.compile(r"(?!---|\.\.\.)(?![-?:](?: |$))[^ #,\[\]{}&*!|>'\"%@`](?:(?!: |:$| #).)*(?<! )", re.S)
-
-
-def _resolved(value: str) -> str:
-    """The tag a plain ``value`` reads back as (``Resolver.resolve``)."""
-    for tag, regexp in _RESOLVERS.get(value[0], []) + _RESOLVERS.get(None, []):
-        if regexp.match(value):
-            return tag
-    return _STR_TAG
-
-
-def _scalar(value) -> str:
-    kind = type(value)  # yaml represents a subclass as nothing (an error): it is left to yaml
-    if kind is str:
-        if value and _BLOCK_PLAIN.fullmatch(value) and _resolved(value) == _STR_TAG:
-            return value
-        return "'" + value.replace("'", "''") + "'"
-    if value is None:
-        return "null"
-    if kind is bool:
-        return "true" if value else "false"
-    if kind is int:
-        return str(value)
-    text = repr(value).lower() if kind is float else ""  # as SafeRepresenter.represent_float
-    text = text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
-    if not text or value != value or not _BLOCK_PLAIN.fullmatch(text) or _resolved(text) != _FLOAT_TAG:
-        raise _NotPlain(text)  # not a float, or one yaml writes its own way (nan, inf)
-    return text
-
-
-def _block_mapping(data: dict, indent: int, inline: bool, out: list) -> list:
-    """``data`` as a block mapping at ``indent``, its first key on the current line when ``inline``
-    (a sequence item's); a sequence value is indentless, as PyYAML and libyaml write it."""
-    for key, value in data.items():
-        if not key:
-            raise _NotPlain(key)  # an empty key is a complex key ("? ''")
-        out.append(f"{_scalar(key)}:" if inline else f"{' ' * indent}{_scalar(key)}:")
-        inline = False
-        _value(value, indent, indent + 2, out)
-    return out
-
-
-def _block_sequence(data: list, indent: int, inline: bool, out: list) -> list:
-    for item in data:
-        out.append("-" if inline else f"{' ' * indent}-")
-        inline = False
-        if isinstance(item, dict) and item:
-            out.append(" ")
-            _block_mapping(item, indent + 2, True, out)
-        elif isinstance(item, list) and item:
-            out.append(" ")
-            _block_sequence(item, indent + 2, True, out)
-        else:
-            _value(item, indent, indent + 2, out)
-    return out
-
-
-def _value(value, sequence_indent: int, mapping_indent: int, out: list) -> None:
-    """A mapping value or a sequence item after its indicator: a scalar or an empty collection on
-    the same line, else the collection on the lines below."""
-    if isinstance(value, dict) and value:
-        out.append("\n")
-        _block_mapping(value, mapping_indent, False, out)
-    elif isinstance(value, list) and value:
-        out.append("\n")
-        _block_sequence(value, sequence_indent, False, out)
-    else:
-        out.append(" {}\n" if isinstance(value, dict) else " []\n" if isinstance(value, list) else f" {_scalar(value)}\n")
 
 
 def _alike(value) -> bool:
