@@ -14,7 +14,7 @@ from json.decoder import scanstring
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page, utf8_html
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
-from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
+from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, sized_flight_rows
 from crawlforge.extract.state.framework_data import decode_nuxt_data, sveltekit_data
 from crawlforge.extract.state.jsjson import byte_size, loads
 from crawlforge.extract.state.jsliteral import evaluate_literal_source
@@ -181,9 +181,10 @@ class _State:
     def __init__(self):
         self.data, self.found, self.warnings, self.json_scripts = {}, [], [], []
 
-    def add(self, name, variable, value, note=None):
+    def add(self, name, variable, value, note=None, size=None):
+        """``size``: the value's ``byte_size``, when known already."""
         self.data[name] = value
-        entry = {"name": name, "variable": variable, "bytes": byte_size(value)}
+        entry = {"name": name, "variable": variable, "bytes": byte_size(value) if size is None else size}
         if note is not None:
             entry["note"] = note
         self.found.append(entry)
@@ -232,7 +233,7 @@ def _flight(state, html):
     chunks, stream = _read_flight_stream(html)
     if not chunks:
         return
-    resolved = resolve_flight_rows(parse_flight_rows(stream))
+    resolved, sizes, size = sized_flight_rows(parse_flight_rows(stream))
     rows = resolved["rows"]
     note = (
         f"{chunks} RSC flight chunks concatenated into {len(rows)} rows, keyed by row id; "
@@ -240,8 +241,8 @@ def _flight(state, html):
     )
     if resolved["over_budget"]:
         note += f', {resolved["over_budget"]} left as strings to keep the payload under twice its size'
-    state.add("next_f", "self.__next_f", rows, note)
-    data_rows = flight_data_rows(rows)
+    state.add("next_f", "self.__next_f", rows, note, size)
+    data_rows = flight_data_rows(rows, sizes)
     if data_rows:
         state.add("data_rows", "self.__next_f", data_rows,
                   f"index of the {len(data_rows)} next_f row(s) carrying data rather than markup, "
