@@ -16,7 +16,7 @@ from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, sized_flight_rows
 from crawlforge.extract.state.framework_data import decode_nuxt_data, sveltekit_data
-from crawlforge.extract.state.jsjson import byte_size, loads
+from crawlforge.extract.state.jsjson import byte_size, loads, loads_at
 from crawlforge.extract.state.jsliteral import evaluate_literal_source
 from crawlforge.extract.state.jsonpath import JsonPathError, parse_json_path, select_json_path
 
@@ -255,13 +255,18 @@ def _read_assigned_value(html, start):
     JSON first (bare `undefined` healed); otherwise the text up to `</script`
     read as one JS expression, evaluated statically. Only objects/arrays count.
     """
+    if html.startswith(("{", "["), start):
+        try:
+            return loads_at(html, start)[0], None  # JSON as it stands: what the literal's reading gives
+        except ValueError:
+            pass
     literal = read_bracketed_literal(html, start)
     if literal is not None:
         value, healed = _parse_healing_undefined(literal)
         if healed >= 0:
             return value, (f"{healed} bare undefined value(s) read as null" if healed else None)
     script_end = html.find("</script", start)
-    result = evaluate_literal_source(html[start:] if script_end < 0 else html[start:script_end])
+    result = evaluate_literal_source(html[start:] if script_end < 0 else html[start:script_end], first_reason=False)
     if result["ok"] and isinstance(result["value"], (dict, list)):
         return result["value"], "read as a JavaScript literal (evaluated statically, no code run)"
     return None, None

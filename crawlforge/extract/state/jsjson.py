@@ -32,6 +32,20 @@ def loads(text):
         raise ValueError("JSON nested too deeply to read") from None
 
 
+def loads_at(text, start):
+    """(value, end) of the JSON value at ``start`` of the str ``text``: ``loads(text[start:end])``,
+    read where it stands (no copy), and once when no key in it can be an array index. ValueError
+    when no JSON value starts there."""
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+    if _INDEX_KEY.search(text, start, end) or (
+            text.find("\\u003", start, end) >= 0 and _ESCAPED_DIGIT.search(text, start, end)):
+        value = loads(text[start:end])
+    return value, end
+
+
 def _js_object(pairs):
     mapping = dict(pairs)
     # JSON keys are strings: one C-level pass rules out integer-like keys on most objects.
@@ -40,6 +54,9 @@ def _js_object(pairs):
 
 def _reject_constant(name):
     raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def js_number(value):
