@@ -333,7 +333,7 @@ def extract_embedded_state(html, raw=False):
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
     page = known_page(html) if html and isinstance(html, str) and not raw else None
-    return embedded_state_of(page) if page is not None else _read(html or "", raw)
+    return embedded_state_of(page) if page is not None else _read(ScannedPage(html or ""), raw)
 
 
 def embedded_state_of(page: ParsedPage) -> dict:
@@ -345,14 +345,19 @@ def embedded_state_of(page: ParsedPage) -> dict:
 def page_state(page: ParsedPage) -> dict:
     """``extract_embedded_state`` of a parsed page, for ``page.shared``: the product readers and
     the embedded-state step of one page read it once."""
+    return _read(page.shared(scanned_page), False)
+
+
+def scanned_page(page: ParsedPage) -> ScannedPage:
+    """``ScannedPage(page.html)``, for ``page.shared``: the state readers and the Shopify reader
+    scan the page once."""
     if page.huge:  # its shared bytes are of its outline
-        return _read(page.html, False)
-    return _read(page.html, False, page.shared(folded_html), page.shared(utf8_html))
+        return ScannedPage(page.html)
+    return ScannedPage(page.html, page.shared(folded_html), page.shared(utf8_html))
 
 
-def _read(html, raw, folded=None, utf8=None):
+def _read(page, raw):
     state = _State()
-    page = ScannedPage(html, folded, utf8)
     _json_scripts(state, page, raw)
     underscored = _underscored(page.folded)
     if _FLIGHT_MARK in underscored and page.has("self.__next_f.push("):  # each reader looks only where its marker is
