@@ -14,9 +14,9 @@ from json.decoder import scanstring
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page, utf8_html
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
-from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, resolve_flight_rows
+from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, sized_flight_rows
 from crawlforge.extract.state.framework_data import decode_nuxt_data, sveltekit_data
-from crawlforge.extract.state.jsjson import byte_size, loads
+from crawlforge.extract.state.jsjson import byte_size, loads, loads_at
 from crawlforge.extract.state.jsliteral import evaluate_literal_source
 from crawlforge.extract.state.jsonpath import JsonPathError, parse_json_path, select_json_path
 
@@ -181,9 +181,10 @@ class _State:
     def __init__(self):
         self.data, self.found, self.warnings, self.json_scripts = {}, [], [], []
 
-    def add(self, name, variable, value, note=None):
+    def add(self, name, variable, value, note=None, size=None):
+        """``size``: the value's ``byte_size``, when known already."""
         self.data[name] = value
-        entry = {"name": name, "variable": variable, "bytes": byte_size(value)}
+        entry = {"name": name, "variable": variable, "bytes": byte_size(value) if size is None else size}
         if note is not None:
             entry["note"] = note
         self.found.append(entry)
@@ -232,7 +233,7 @@ def _flight(state, html):
     chunks, stream = _read_flight_stream(html)
     if not chunks:
         return
-    resolved = resolve_flight_rows(parse_flight_rows(stream))
+    resolved, sizes, size = sized_flight_rows(parse_flight_rows(stream))
     rows = resolved["rows"]
     note = (
         f"{chunks} RSC flight chunks concatenated into {len(rows)} rows, keyed by row id; "
@@ -240,8 +241,8 @@ def _flight(state, html):
     )
     if resolved["over_budget"]:
         note += f', {resolved["over_budget"]} left as strings to keep the payload under twice its size'
-    state.add("next_f", "self.__next_f", rows, note)
-    data_rows = flight_data_rows(rows)
+    state.add("next_f", "self.__next_f", rows, note, size)
+    data_rows = flight_data_rows(rows, sizes)
     if data_rows:
         state.add("data_rows", "self.__next_f", data_rows,
                   f"index of the {len(data_rows)} next_f row(s) carrying data rather than markup, "
@@ -254,13 +255,18 @@ def _read_assigned_value(html, start):
     JSON first (bare `undefined` healed); otherwise the text up to `</script`
     read as one JS expression, evaluated statically. Only objects/arrays count.
     """
+    if html.startswith(("{", "["), start):
+        try:
+            return loads_at(html, start)[0], None  # JSON as it stands: what the literal's reading gives
+        except ValueError:
+            pass
     literal = read_bracketed_literal(html, start)
     if literal is not None:
         value, healed = _parse_healing_undefined(literal)
         if healed >= 0:
             return value, (f"{healed} bare undefined value(s) read as null" if healed else None)
     script_end = html.find("</script", start)
-    result = evaluate_literal_source(html[start:] if script_end < 0 else html[start:script_end])
+    result = evaluate_literal_source(html[start:] if script_end < 0 else html[start:script_end], first_reason=False)
     if result["ok"] and isinstance(result["value"], (dict, list)):
         return result["value"], "read as a JavaScript literal (evaluated statically, no code run)"
     return None, None
@@ -327,7 +333,7 @@ def extract_embedded_state(html, raw=False):
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
     page = known_page(html) if html and isinstance(html, str) and not raw else None
-    return embedded_state_of(page) if page is not None else _read(html or "", raw)
+    return embedded_state_of(page) if page is not None else _read(ScannedPage(html or ""), raw)
 
 
 def embedded_state_of(page: ParsedPage) -> dict:
@@ -339,14 +345,19 @@ def embedded_state_of(page: ParsedPage) -> dict:
 def page_state(page: ParsedPage) -> dict:
     """``extract_embedded_state`` of a parsed page, for ``page.shared``: the product readers and
     the embedded-state step of one page read it once."""
+    return _read(page.shared(scanned_page), False)
+
+
+def scanned_page(page: ParsedPage) -> ScannedPage:
+    """``ScannedPage(page.html)``, for ``page.shared``: the state readers and the Shopify reader
+    scan the page once."""
     if page.huge:  # its shared bytes are of its outline
-        return _read(page.html, False)
-    return _read(page.html, False, page.shared(folded_html), page.shared(utf8_html))
+        return ScannedPage(page.html)
+    return ScannedPage(page.html, page.shared(folded_html), page.shared(utf8_html))
 
 
-def _read(html, raw, folded=None, utf8=None):
+def _read(page, raw):
     state = _State()
-    page = ScannedPage(html, folded, utf8)
     _json_scripts(state, page, raw)
     underscored = _underscored(page.folded)
     if _FLIGHT_MARK in underscored and page.has("self.__next_f.push("):  # each reader looks only where its marker is

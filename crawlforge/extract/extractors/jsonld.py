@@ -35,7 +35,7 @@ class JsonLdExtractor(Extractor):
     priority = 100
 
     def extract(self, page: Page) -> Finding | None:
-        if "ld+json" not in page.html:
+        if not page.holds("ld+json"):
             return None
         blocks = page.script_texts("application/ld+json")
         if not blocks:

@@ -1,8 +1,9 @@
 """Shopify storefront data: the analytics ``meta`` object and the theme's product JSON
-script (both read by ``carriers.read_shopify``, shared with the embedded-state reader),
-plus ``_RSConfig.product``. Prices there are integers in minor units (2790 = 27.90),
-variants carry the SKUs, and the product JSON has tags, type and options. A ``?variant=ID``
-URL selects that variant's price, SKU and stock; otherwise the first variant's count.
+script (both read by ``carriers.shopify`` from the page's one scan, ``embedded.scanned_page``,
+shared with the embedded-state reader), plus ``_RSConfig.product``. Prices there are integers
+in minor units (2790 = 27.90), variants carry the SKUs, and the product JSON has tags, type and
+options. A ``?variant=ID`` URL selects that variant's price, SKU and stock; otherwise the first
+variant's count.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from crawlforge.extract.state.carriers import read_shopify
+from crawlforge.extract.embedded import scanned_page
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.state import carriers
 from crawlforge.extract.state.jsliteral import evaluate_literal_source
 
 _MARKER = "hopify"  # Shopify themes name the platform in the head (cdn.shopify.com, ShopifyAnalytics)
@@ -26,7 +28,7 @@ class ShopifyExtractor(Extractor):
     def extract(self, page: Page) -> Finding | None:
         if not page.in_head(_MARKER):
             return None
-        carried = read_shopify(page.html) or {"value": {}, "warnings": []}
+        carried = carriers.shopify(page.parsed_page.shared(scanned_page)) or {"value": {}, "warnings": []}
         meta = carried["value"].get("meta") or {}
         warnings = list(carried["warnings"])
         found = _carried_products(meta, carried["value"].get("product_json") or [])

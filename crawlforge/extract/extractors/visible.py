@@ -33,12 +33,11 @@ _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "-comment"}
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 # Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
-# the text every hint of a group holds and what comes right before or after it: a page is searched
-# once per group, each place the text is found tested there (a page without any, an article, is
-# scanned four times, not nine). In the order they are tried: a JSON-LD type in the head is found
-# after a few kilobytes.
-PRODUCT_HINTS = (('roduct"', ('"P', '"p'), ()), ("chema.org/", (), ("Product", "product")),
-                 (":price", ("product", "og"), ()), ("itemprop=", (), ('"price', "'price", "price")))
+# a word every hint of a group holds and what comes right before and after it: a page is searched
+# once per group, each place the word is found tested there (a page without any, an article, is
+# scanned twice, not nine times).
+PRODUCT_HINTS = (("roduct", ((('"P', '"p'), '"'), (("chema.org/P", "chema.org/p"), ""))),
+                 ("price", ((("product:", "og:", 'itemprop="', "itemprop='", "itemprop="), ""),)))
 _STRUCK = {"del", "s", "strike"}
 
 
@@ -87,13 +86,14 @@ def may_sell(html: str) -> bool:
     return known
 
 
-def _hinted(html: str, text: str, before: tuple, after: tuple) -> bool:
-    """Whether ``text`` occurs in ``html`` right after one of ``before`` or right before one of ``after``."""
-    at = html.find(text)
+def _hinted(html: str, word: str, contexts: tuple) -> bool:
+    """Whether ``word`` occurs in ``html`` right after one of a context's ``before`` texts and right
+    before its ``after`` text."""
+    at, size = html.find(word), len(word)
     while at != -1:
-        if (before and html.endswith(before, 0, at)) or (after and html.startswith(after, at + len(text))):
+        if any(html.endswith(before, 0, at) and html.startswith(after, at + size) for before, after in contexts):
             return True
-        at = html.find(text, at + 1)
+        at = html.find(word, at + 1)
     return False
 
 

@@ -88,12 +88,16 @@ class ScannedPage:
         if folded is None:
             folded = utf8.lower()
         spans, unclosed = _comment_spans(folded)
-        if spans:
-            utf8, folded, html_text = _without(utf8, spans), _without(folded, spans), None
-        self.utf8, self.folded, self._text = utf8, folded, html_text
+        if spans:  # the UTF-8 without them is made for the first reader of its text (``utf8``)
+            folded, html_text = _without(folded, spans), None
+        self.folded, self._text, self._utf8, self._spans = folded, html_text, utf8, spans
         # Whether the doc still has a `<!--`: an unclosed one, or one the dropping joined (``again``).
         self.comments_left = unclosed or any(folded.find(b"<!--", max(0, joint - 3), joint + 3) >= 0
                                              for joint in _joints(spans))
+
+    @cached_property
+    def utf8(self):
+        return _without(self._utf8, self._spans) if self._spans else self._utf8
 
     @cached_property
     def doc(self):
@@ -104,13 +108,17 @@ class ScannedPage:
         return ScannedPage(self.__dict__.get("doc", self._text), self.folded, self.utf8)
 
     @cached_property
-    def _script_spans(self):
-        """((attributes start, end), (body start, end)) of each script, in byte offsets; None when a
-        letter of the page reads as one of "script" to a case-blind str pattern (``_CASE_TWINS``)."""
+    def _twinned(self):
+        """Whether a letter of the page reads as one of "script" to a case-blind str pattern
+        (``_CASE_TWINS``): its scripts are then found by that pattern."""
         folded = self.folded
-        if not folded.isascii() and any(lead in folded and twin in folded for lead, twin in _CASE_TWINS):
-            return None
-        return _script_spans(self.utf8, self.folded)
+        return not folded.isascii() and any(lead in folded and twin in folded for lead, twin in _CASE_TWINS)
+
+    @cached_property
+    def _script_spans(self):
+        """((attributes start, end), (body start, end)) of each script, in byte offsets; None when
+        the page is ``_twinned``."""
+        return None if self._twinned else _script_spans(self.folded)
 
     @cached_property
     def scripts(self):
@@ -123,12 +131,13 @@ class ScannedPage:
     def json_typed_scripts(self):
         """The ``scripts`` whose attributes can give a JSON type, in order: they say
         "application/json" or "text/json" in some ASCII case (no other letter lower-cases to one of
-        theirs), which JSON-LD blocks do not."""
-        spans = self._script_spans
-        if spans is None:
+        theirs), which JSON-LD blocks do not (none on a page without "/json" anywhere)."""
+        if self._twinned:
             return self.scripts
         folded = self.folded
-        return [(self.text_at(attrs), self.text_at(body)) for attrs, body in spans
+        if b"/json" not in folded:  # in no script's attributes either: their scan is not needed
+            return []
+        return [(self.text_at(attrs), self.text_at(body)) for attrs, body in self._script_spans
                 if folded.find(b"/json", *attrs) >= 0
                 and (folded.find(b"application/json", *attrs) >= 0 or folded.find(b"text/json", *attrs) >= 0)]
 
@@ -174,14 +183,14 @@ def _without(data, spans):
     return b"".join(parts)
 
 
-def _script_spans(utf8, folded):
+def _script_spans(folded):
     """``iter_scripts`` in byte offsets, found in the folded bytes with plain searches: a `<script`
     that ends a word (``\\b`` of a str pattern: a letter of any script goes on with it), the attributes
     up to the first ">", the body up to the first `</script` closed by ">" after str whitespace."""
     spans, position = [], 0
     while True:
         start = folded.find(b"<script", position)
-        while start >= 0 and not _word_ends(utf8, folded, start + 7):
+        while start >= 0 and not _word_ends(folded, start + 7):
             start = folded.find(b"<script", start + 1)
         if start < 0:
             return spans
@@ -197,14 +206,15 @@ def _script_spans(utf8, folded):
         position = tail.end()
 
 
-def _word_ends(utf8, folded, index):
-    """Whether a word ends before byte ``index`` (a char boundary) as ``\\b`` of a str pattern sees it."""
+def _word_ends(folded, index):
+    """Whether a word ends before byte ``index`` (a char boundary) as ``\\b`` of a str pattern sees it
+    (lower-casing moves no byte of a non-ASCII character: the folded bytes hold it as it is)."""
     if index >= len(folded):
         return True
     byte = folded[index]
     if byte < 0x80:
         return not (byte == 0x5F or chr(byte).isalnum())
-    char = utf8[index:index + (2 if byte < 0xE0 else 3 if byte < 0xF0 else 4)].decode("utf-8", "surrogatepass")
+    char = folded[index:index + (2 if byte < 0xE0 else 3 if byte < 0xF0 else 4)].decode("utf-8", "surrogatepass")
     return not char.isalnum()
 
 

@@ -75,15 +75,16 @@ class _Resolver:
         self.copied = {}  # row id -> ids of the containers resolve_row copies (``dependencies``)
         self.state = {}
         self.resolved = self.cycles = self.over_budget = 0
-        # Each container row's text as the C encoder writes it (None: one it cannot write), and so
-        # the size of all the rows (``byte_size(rows)``: its rows' sizes, their keys, the commas).
-        self.texts, size = {}, 2 + max(0, len(rows) - 1)
+        # Each container row's text as the C encoder writes it (None: one it cannot write), each
+        # row's size (``byte_size``) and whether that encoder wrote it, and so the size of all the
+        # rows (``byte_size(rows)``: its rows' sizes, their keys, the commas).
+        self.texts, self.row_sizes, size = {}, {}, 2 + max(0, len(rows) - 1)
         for row_id, value in rows.items():
+            text, value_size = sized_text(value)
             if _is_container(value):
-                self.texts[row_id], value_size = sized_text(value)
-            else:
-                value_size = byte_size(value)
-            size += len(string_text(str(row_id)).encode("utf-8", "surrogatepass")) + 1 + value_size
+                self.texts[row_id] = text
+            self.row_sizes[row_id] = (value_size, text is not None)
+            size += _key_size(row_id) + value_size
         valid_budget = isinstance(budget_bytes, (int, float)) and not isinstance(budget_bytes, bool)
         self.budget = budget_bytes if valid_budget and budget_bytes >= 0 else size
 
@@ -276,9 +277,35 @@ def resolve_flight_rows(rows, budget_bytes=None):
     return _Resolver(rows, budget_bytes).run()
 
 
-def flight_data_rows(rows):
+def sized_flight_rows(rows):
+    """(``resolve_flight_rows(rows)``, the ``byte_size`` of each of its rows, of all of them): a row the
+    resolution kept as it was is not sized again (most of a big stream's rows), and the whole is
+    the sum of its rows when the C encoder wrote each (it writes the whole as their concatenation)."""
+    resolver = _Resolver(rows, None)
+    resolved = resolver.run()
+    sizes, total, written = {}, 2 + max(0, len(rows) - 1), True
+    for row_id, value in resolved["rows"].items():
+        size, by_encoder = resolver.row_sizes[row_id] if value is rows[row_id] else _sized(value)
+        sizes[row_id] = size
+        written = written and by_encoder and isinstance(row_id, str)
+        total += _key_size(row_id) + size
+    return resolved, sizes, (total if written else byte_size(resolved["rows"]))
+
+
+def _sized(value):
+    text, size = sized_text(value)
+    return size, text is not None
+
+
+def _key_size(row_id):
+    """The bytes of a row's key in the JSON of the rows, with its colon."""
+    return len(string_text(str(row_id)).encode("utf-8", "surrogatepass")) + 1
+
+
+def flight_data_rows(rows, sizes=None):
     """Index of the rows that carry data rather than markup, largest first. Sizes are the C
-    encoder's (``byte_size``): resolved rows share what they inline, but hold no cycle."""
+    encoder's (``byte_size``; ``sizes``: by row id, made already): resolved rows share what they
+    inline, but hold no cycle."""
     if not isinstance(rows, dict):
         return []
     out = []
@@ -286,9 +313,11 @@ def flight_data_rows(rows):
         if isinstance(value, list):
             if _is_element(value) or _is_children(value):
                 continue
-            out.append({"id": row_id, "bytes": byte_size(value), "keys": None, "length": len(value)})
+            size = byte_size(value) if sizes is None else sizes[row_id]
+            out.append({"id": row_id, "bytes": size, "keys": None, "length": len(value)})
         elif isinstance(value, dict):
-            out.append({"id": row_id, "bytes": byte_size(value), "keys": list(value)[:20], "length": None})
+            size = byte_size(value) if sizes is None else sizes[row_id]
+            out.append({"id": row_id, "bytes": size, "keys": list(value)[:20], "length": None})
     return sorted(out, key=lambda entry: -entry["bytes"])
 
 

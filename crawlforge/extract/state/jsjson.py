@@ -15,18 +15,35 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r
 _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
 
 
-# A key JS enumerates first (an array index) is written "<digits>" or with \u escapes: without
-# either in the text, the C decoder's own dicts are in JS order already, and made far faster.
+# A key JS enumerates first (an array index) is written "<digits>", or with a digit escaped (\u0030
+# to \u0039; "\u003c" is no digit, and common): without either in the text, the C decoder's own
+# dicts are in JS order already, and made far faster.
 _INDEX_KEY = re.compile(r'"\d+"\s*:', re.A)
+_ESCAPED_DIGIT = re.compile(r"\\u003\d", re.A)
 
 
 def loads(text):
     """JS JSON.parse: ValueError on anything it would reject (incl. deep nesting)."""
-    hook = _js_object if not isinstance(text, str) or "\\u" in text or _INDEX_KEY.search(text) else None
+    hook = _js_object if not isinstance(text, str) or _INDEX_KEY.search(text) or (
+        "\\u003" in text and _ESCAPED_DIGIT.search(text)) else None
     try:
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=hook)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
+
+
+def loads_at(text, start):
+    """(value, end) of the JSON value at ``start`` of the str ``text``: ``loads(text[start:end])``,
+    read where it stands (no copy), and once when no key in it can be an array index. ValueError
+    when no JSON value starts there."""
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to read") from None
+    if _INDEX_KEY.search(text, start, end) or (
+            text.find("\\u003", start, end) >= 0 and _ESCAPED_DIGIT.search(text, start, end)):
+        value = loads(text[start:end])
+    return value, end
 
 
 def _js_object(pairs):
@@ -37,6 +54,9 @@ def _js_object(pairs):
 
 def _reject_constant(name):
     raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def js_number(value):

@@ -146,8 +146,9 @@ class _Token:
 
 
 class _Parser:
-    def __init__(self, text, start):
+    def __init__(self, text, start, literal_only=False):
         self.text = text
+        self.literal_only = literal_only
         self.depth = 0
         self.tok = None
         self.last = None
@@ -630,7 +631,10 @@ class _Parser:
         return self.node("ClassExpression", start)
 
     def skip_braces(self):
-        """Skip a `{...}` block token by token (strings, templates, regexes aware)."""
+        """Skip a `{...}` block token by token (strings, templates, regexes aware); with
+        ``literal_only``, refuse it at once."""
+        if self.literal_only:
+            raise self.error("A block the literal reader refuses")
         depth = 0
         while True:
             tok = self.tok
@@ -664,11 +668,13 @@ def _is_async_call(node):
     return node["type"] == "CallExpression" and node["callee"].get("name") == "async"
 
 
-def parse_expression_at(text, start=0):
-    """Parse one JS expression at `start`; raise ParseError when it is not one."""
+def parse_expression_at(text, start=0, literal_only=False):
+    """Parse one JS expression at `start`; raise ParseError when it is not one. ``literal_only``:
+    also at the first block it would skip (a function body other than ``{ return <expr> }``, an
+    arrow's block, a class), which no expression that ``jsliteral`` evaluates can hold."""
     try:
         with deep_recursion():
-            return _Parser(text, start).expression()
+            return _Parser(text, start, literal_only).expression()
     except ParseError:
         raise
     except RecursionError:
