@@ -57,6 +57,13 @@ def node_text(node: LexborNode | None) -> str:
     return node.text(deep=True, separator="", strip=False) if node is not None else ""
 
 
+def tag_ids(tags) -> frozenset:
+    """lexbor's ids of ``tags`` (the same in every document; an unknown tag's is its own): a walk
+    compares ``node.tag_id`` ints, no tag name decoded."""
+    parser = LexborHTMLParser("")
+    return frozenset(parser.create_node(tag).tag_id for tag in tags)
+
+
 def cap_nesting(html: str, cap: int = MAX_NESTING, utf8: bytes | None = None) -> str:
     """Drops start tags (and as many end tags) nested deeper than `cap`, keeping all text.
 

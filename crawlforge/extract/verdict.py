@@ -11,15 +11,12 @@ Vendor markers count only on short pages, so an article that mentions them stays
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import islice
 from operator import attrgetter
 from re import _constants, _parser
 
-from selectolax.lexbor import LexborHTMLParser
-
-from crawlforge.extract.dom import ParsedPage, folded_html, known_page
+from crawlforge.extract.dom import ParsedPage, folded_html, known_page, tag_ids
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -188,9 +185,8 @@ def _long_prose(root) -> str:
 
 
 _TAG_ID = attrgetter("tag_id")
-# Tag ids of what a paragraph of the visible text never holds (lexbor's ids, as its parser reads them).
-_IN_PROSE = frozenset(node.tag_id for node in LexborHTMLParser(
-    "".join(f"<{tag}></{tag}>" for tag in ("p",) + INVISIBLE_TAGS)).css(", ".join(("p",) + INVISIBLE_TAGS)))
+# What a paragraph of the visible text never holds.
+_IN_PROSE = tag_ids(("p",) + INVISIBLE_TAGS)
 
 
 def _visible_text(root) -> str:
@@ -249,32 +245,6 @@ def _literal_runs(pattern: re.Pattern) -> tuple:
 LITERALS = {p: _literal_runs(p) for v in VENDORS for p in v.definitive + v.markers}
 
 
-def _shared_pieces(runs) -> dict:
-    """``{run: piece}``: a piece several runs hold, tested once for all of them (a run cannot be
-    in a text that lacks a piece of it). Chosen greedily, the piece most runs share first (then
-    the longest), while at least ``SHARED_PIECE_RUNS`` share one: pieces of ``SHARED_PIECE_MIN``
-    to ``SHARED_PIECE_MAX`` bytes without a space (a piece of a phrase is as common as prose), so
-    that most pages lack them."""
-    left = sorted(set(runs))
-    held = {run: {word[start:end] for word in run.split(b" ") for start in range(len(word) - SHARED_PIECE_MIN + 1)
-                  for end in range(start + SHARED_PIECE_MIN, min(start + SHARED_PIECE_MAX, len(word)) + 1)}
-            for run in left}
-    pieces = {}
-    while True:
-        counts = Counter(chain.from_iterable(held[run] for run in left))
-        shared = [(-count, -len(piece), piece) for piece, count in counts.items() if count >= SHARED_PIECE_RUNS]
-        if not shared:
-            return pieces
-        best = min(shared)[2]
-        pieces.update((run, best) for run in left if best in held[run])
-        left = [run for run in left if best not in held[run]]
-
-
-SHARED_PIECE_MIN, SHARED_PIECE_MAX = 6, 12
-SHARED_PIECE_RUNS = 3
-# Markers are looked for only on short pages, but there all of them: one scan of the page per
-# piece that several share instead of one per marker.
-SHARED = _shared_pieces(run for v in VENDORS for p in v.markers if p.flags & re.IGNORECASE for run in LITERALS[p])
 # Letters IGNORECASE matches to ASCII ones that bytes.lower() leaves alone: İ ı (i), ſ (s), K (k),
 # as UTF-8, each behind one byte of it that few pages hold (a single-byte search is a memchr).
 _UNICODE_TWINS = ((b"\xc4", b"\xc4\xb0", b"i"), (b"\xc4", b"\xc4\xb1", b"i"), (b"\xc5", b"\xc5\xbf", b"s"),
@@ -284,8 +254,7 @@ _UNICODE_TWINS = ((b"\xc4", b"\xc4\xb0", b"i"), (b"\xc4", b"\xc4\xb1", b"i"), (b
 class _Folded:
     """``html`` as UTF-8 with every character IGNORECASE matches to an ASCII letter made that
     lower-case letter, for ``run in folded`` tests (bytes.lower() is 4x faster than str.lower()).
-    The ASCII folding is the page's, shared with its other readers (``dom.folded_html``), and a
-    run is looked for there after the piece it shares with other runs (``SHARED``). A twin
+    The ASCII folding is the page's, shared with its other readers (``dom.folded_html``). A twin
     matters only to a run that holds its letter and is not in the ASCII folding (folding one
     makes that letter where the bytes held none, so only such a run can appear): the twins of
     the run's letters are folded then, each looked for once, in the bytes behind a rare byte of
@@ -297,13 +266,9 @@ class _Folded:
         self.ascii = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
         self._present: dict = {}  # twin -> whether the page holds it
         self._twinned: dict = {}  # the twins folded -> the bytes with them folded
-        self._holds: dict = {}  # SHARED piece -> whether the ASCII folding holds it
 
     def __contains__(self, run: bytes) -> bool:
-        piece = SHARED.get(run)
-        if piece is not None and (held := self._holds.get(piece)) is None:
-            held = self._holds[piece] = piece in self.ascii
-        if (piece is None or held) and run in self.ascii:
+        if run in self.ascii:
             return True
         twins = [(twin, letter) for rare, twin, letter in _UNICODE_TWINS if letter[0] in run and self.holds(rare, twin)]
         if not twins:

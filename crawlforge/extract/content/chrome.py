@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern, phrases
 
 NON_CONTENT_TAGS = ["script", "style", "noscript", "template", "iframe", "object", "embed",
@@ -79,12 +80,6 @@ def class_of(node) -> str:
         return node.attrs["class"] or ""
     except KeyError:
         return ""
-
-
-def tag_ids(tags) -> frozenset:
-    """lexbor's ids of `tags` (the same in every document; an unknown tag's is its own)."""
-    parser = LexborHTMLParser("")
-    return frozenset(parser.create_node(tag).tag_id for tag in tags)
 
 
 def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:

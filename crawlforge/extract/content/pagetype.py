@@ -15,6 +15,7 @@ from collections import Counter
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.chrome import class_of
+from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern
 
 PAGE_TYPES = ("article", "product", "listing", "documentation", "forum", "service", "hub", "other")
@@ -134,8 +135,7 @@ def _shape(body, total: int | None = None) -> dict:
 
 _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "strong", "em", "b", "i"})
 """Inline runs and paragraphs: an article's linked paragraphs are no cards."""
-_NOT_CARD_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in _NOT_CARDS)
-"""lexbor's ids of `_NOT_CARDS` (the same in every document; an unknown tag's is its own)."""
+_NOT_CARD_IDS = tag_ids(_NOT_CARDS)
 
 
 def sibling_groups(body):
