@@ -20,18 +20,18 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, sibling_groups, tagged_only
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               NAMED_CARDS, class_and_id, hint_weight, holds_any, link_density,
-                                               near_tags, outermost, page_named, prune, remove_outermost,
-                                               style_hides, tag_ids)
+                                               NAMED_CARDS, class_and_id, class_of, hint_weight, holds_any,
+                                               link_density, near_tags, outermost, page_named, prune,
+                                               remove_outermost, style_hides)
+from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern, phrases
 
 BLOCK_TAGS = frozenset("""address article aside blockquote body center dd details dialog div dl dt
 fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main nav ol p pre
 section summary table tbody td tfoot th thead tr ul""".split())
 """Tags that end a run of inline text: a text block is the text up to its nearest one."""
-_BLOCK_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in BLOCK_TAGS)
-"""lexbor's ids of `BLOCK_TAGS` (the same in every document; an unknown tag's is its own)."""
-_LINK_ID = LexborHTMLParser("").create_node("a").tag_id
+_BLOCK_IDS = tag_ids(BLOCK_TAGS)
+[_LINK_ID] = tag_ids(("a",))
 
 _TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
                "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3,
@@ -602,7 +602,7 @@ def labels(blocks: dict, within) -> list:
     kinds = {}
     for node, size, _, _ in blocks.values():
         if size < LABEL_TEXT and node.mem_id in within and node.tag not in _CELLS_AND_CODE:
-            kinds.setdefault((node.tag, node.attrs.sget("class", "")), []).append(node)
+            kinds.setdefault((node.tag, class_of(node)), []).append(node)
     found = []
     for nodes in kinds.values():
         if len(nodes) >= LABELS and len({node.text(deep=True, strip=True).lower() for node in nodes}) == 1:
