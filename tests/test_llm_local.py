@@ -23,6 +23,7 @@ PAGES = Path(__file__).resolve().parent.parent / "fixtures" / "llm" / "pages"
 OLX = "olx_pk_infinix_hot10.html"
 # a page takes seconds on an idle core, minutes on a machine busy with other work
 CRAWL_TIMEOUT = 600
+PROCESSED_AT = "2026-12-01 00:00:00"
 OLX_URL = "https://www.olx.com.pk/item/infinix-hot-10-6128-wala-box-pack-warranty-wala-iid-1021493409"
 
 
@@ -32,6 +33,8 @@ def olx_item() -> ItemAdapter:
     markdown = html_to_markdown(html, OLX_URL)
     structured = extract_structured_data(html, OLX_URL).to_frontmatter()
     frontmatter = build_frontmatter(ItemAdapter({"url": OLX_URL, "html": html, "structured_data": structured}), False)
+    # the same prompt on every run: at temperature 0 the model's answer is then the same too
+    frontmatter["processed_at"] = PROCESSED_AT
     return ItemAdapter({"markdown": markdown, "document": render_document(frontmatter, markdown)})
 
 
