@@ -75,8 +75,8 @@ class _Resolver:
         self.copied = {}  # row id -> ids of the containers resolve_row copies (``dependencies``)
         self.state = {}
         self.resolved = self.cycles = self.over_budget = 0
-        # Each container row's text as the C encoder writes it (None: one it cannot write), each
-        # row's size (``byte_size``) and whether that encoder wrote it, and so the size of all the
+        # Each container row's text as orjson writes it (None: one it cannot write), each
+        # row's size (``byte_size``) and whether orjson wrote it, and so the size of all the
         # rows (``byte_size(rows)``: its rows' sizes, their keys, the commas).
         self.texts, self.row_sizes, size = {}, {}, 2 + max(0, len(rows) - 1)
         for row_id, value in rows.items():
@@ -97,13 +97,13 @@ class _Resolver:
         the row that ``resolve_row`` copies (``copied``): those holding a string it may change,
         or met twice (shared, or a cycle), and every container around them. The others hold no
         reference: the result keeps the input's own, unchanged (most of a big stream's rows). A row
-        the C encoder wrote without a `"$` in its text holds no reference and no cycle: it is not
+        orjson wrote without a `"$` in its text holds no reference and no cycle: it is not
         walked, and kept whole (a container it holds twice stays shared, as in the input)."""
         found = {}
         value = self.rows[row_id]
         copied = self.copied[row_id] = set()
         text = self.texts.get(row_id)
-        if text is not None and '"$' not in text:  # no "$" string in it, and no cycle (it was written)
+        if text is not None and b'"$' not in text:  # no "$" string in it, and no cycle (it was written)
             return []
         marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
@@ -280,7 +280,7 @@ def resolve_flight_rows(rows, budget_bytes=None):
 def sized_flight_rows(rows):
     """(``resolve_flight_rows(rows)``, the ``byte_size`` of each of its rows, of all of them): a row the
     resolution kept as it was is not sized again (most of a big stream's rows), and the whole is
-    the sum of its rows when the C encoder wrote each (it writes the whole as their concatenation)."""
+    the sum of its rows when orjson wrote each (it writes the whole as their concatenation)."""
     resolver = _Resolver(rows, None)
     resolved = resolver.run()
     sizes, total, written = {}, 2 + max(0, len(rows) - 1), True
@@ -303,8 +303,8 @@ def _key_size(row_id):
 
 
 def flight_data_rows(rows, sizes=None):
-    """Index of the rows that carry data rather than markup, largest first. Sizes are the C
-    encoder's (``byte_size``; ``sizes``: by row id, made already): resolved rows share what they
+    """Index of the rows that carry data rather than markup, largest first. Sizes are
+    ``byte_size``'s (``sizes``: by row id, made already): resolved rows share what they
     inline, but hold no cycle."""
     if not isinstance(rows, dict):
         return []
