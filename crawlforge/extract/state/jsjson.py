@@ -234,7 +234,8 @@ def _container_size(node, memo):
 # with a "." or a signed exponent) or an integer of 16 digits or more (maybe not exact in a
 # double). Tokens are bounded by punctuation: no number touches a string or a word.
 _NUMBER_AT = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
-_LONG_DIGITS = re.compile(rb"\d{16,}")
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 16  # 16 digits in a row, with every digit a "0"
 _FLOAT_MARKS = (b".", b"e+", b"e-")
 _NUMBER_CHARS = frozenset(b"0123456789.-+eE")
 
@@ -274,8 +275,13 @@ def sized_text(value):
 def _spelled_otherwise(outside):
     """The numbers of ``outside`` (orjson's text without strings) that JS may spell otherwise,
     in order: found from their marks with plain searches, then read whole, which is twice as fast
-    as a regex trying every digit of the text."""
-    starts = {_number_start(outside, match.start()) for match in _LONG_DIGITS.finditer(outside)}
+    as a regex trying every digit of the text (and long integers in the text with its digits made
+    "0", ten times faster than a regex for their runs)."""
+    zeroed, starts = outside.translate(_DIGITS_TO_ZERO), set()
+    index = zeroed.find(_LONG_DIGITS)
+    while index >= 0:
+        starts.add(_number_start(outside, index))
+        index = zeroed.find(_LONG_DIGITS, index + len(_LONG_DIGITS))
     for mark in _FLOAT_MARKS:
         index = outside.find(mark)
         while index >= 0:
