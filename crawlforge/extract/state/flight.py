@@ -12,6 +12,9 @@ from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, seri
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
 _REF = re.compile(r"\$@?([0-9a-f]+)((?::[^:]*)*)")
+# What follows the "$" of a ``_REF`` or of a "$$" escape: no other "$" string (an element's "$",
+# "$L1", "$undefined") is one ``resolve_row`` changes.
+_REFERENCE_SECOND = frozenset("0123456789abcdef@$")
 _ELEMENT_FIELDS = {"type": 1, "key": 2, "props": 3}
 _ON_STACK, _DONE = 1, 2
 
@@ -111,7 +114,7 @@ class _Resolver:
             node = stack.pop()
             for child in node.values() if isinstance(node, dict) else node:
                 if isinstance(child, str):
-                    if child.startswith("$"):
+                    if child.startswith("$") and child[1:2] in _REFERENCE_SECOND:
                         marked.append((child, node))
                 elif isinstance(child, (dict, list)):
                     if id(child) in parents:
