@@ -29,7 +29,7 @@ def loads(text):
     hook = _js_object if not isinstance(text, str) or _INDEX_KEY.search(text) or (
         "\\u003" in text and _ESCAPED_DIGIT.search(text)) else None
     try:
-        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=hook)
+        return json.loads(text, parse_constant=_reject_constant, object_hook=hook)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
 
@@ -48,9 +48,9 @@ def loads_at(text, start):
     return value, end
 
 
-def _js_object(pairs):
-    mapping = dict(pairs)
-    # JSON keys are strings: one C-level pass rules out integer-like keys on most objects.
+def _js_object(mapping):
+    """The C decoder's dict (a repeated key keeps its first place and its last value, as in JS) in
+    JS order. JSON keys are strings: one C-level pass rules out integer-like keys on most objects."""
     return js_key_order(mapping) if any(map(str.isdigit, mapping)) else mapping
 
 
