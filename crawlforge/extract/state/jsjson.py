@@ -3,8 +3,8 @@
 Reported sizes (`bytes`) are the UTF-8 length of JS `JSON.stringify`: compact,
 non-ASCII raw, lone surrogates escaped, and JS number text (`1.0` -> `1`,
 `1e-7` -> `1e-7`, NaN -> `null`). orjson writes the same text but for number
-spellings, which sizes correct; previews go through `dumps` here. `loads` refuses what JS JSON.parse
-refuses (NaN, Infinity) and turns a nesting overflow into a ValueError.
+spellings, which sizes correct; previews go through `dumps` here. `loads` refuses what
+JS JSON.parse refuses (NaN, Infinity) and turns a nesting overflow into a ValueError.
 """
 
 import json
