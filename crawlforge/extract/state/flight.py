@@ -12,6 +12,9 @@ from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, seri
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
 _REF = re.compile(r"\$@?([0-9a-f]+)((?::[^:]*)*)")
+# What follows the "$" of a ``_REF`` or of a "$$" escape: no other "$" string (an element's "$",
+# "$L1", "$undefined") is one ``resolve_row`` changes.
+_REFERENCE_SECOND = frozenset("0123456789abcdef@$")
 _ELEMENT_FIELDS = {"type": 1, "key": 2, "props": 3}
 _ON_STACK, _DONE = 1, 2
 
@@ -75,8 +78,8 @@ class _Resolver:
         self.copied = {}  # row id -> ids of the containers resolve_row copies (``dependencies``)
         self.state = {}
         self.resolved = self.cycles = self.over_budget = 0
-        # Each container row's text as the C encoder writes it (None: one it cannot write), each
-        # row's size (``byte_size``) and whether that encoder wrote it, and so the size of all the
+        # Each container row's text as orjson writes it (None: one it cannot write), each
+        # row's size (``byte_size``) and whether orjson wrote it, and so the size of all the
         # rows (``byte_size(rows)``: its rows' sizes, their keys, the commas).
         self.texts, self.row_sizes, size = {}, {}, 2 + max(0, len(rows) - 1)
         for row_id, value in rows.items():
@@ -97,13 +100,13 @@ class _Resolver:
         the row that ``resolve_row`` copies (``copied``): those holding a string it may change,
         or met twice (shared, or a cycle), and every container around them. The others hold no
         reference: the result keeps the input's own, unchanged (most of a big stream's rows). A row
-        the C encoder wrote without a `"$` in its text holds no reference and no cycle: it is not
+        orjson wrote without a `"$` in its text holds no reference and no cycle: it is not
         walked, and kept whole (a container it holds twice stays shared, as in the input)."""
         found = {}
         value = self.rows[row_id]
         copied = self.copied[row_id] = set()
         text = self.texts.get(row_id)
-        if text is not None and '"$' not in text:  # no "$" string in it, and no cycle (it was written)
+        if text is not None and b'"$' not in text:  # no "$" string in it, and no cycle (it was written)
             return []
         marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
@@ -111,7 +114,7 @@ class _Resolver:
             node = stack.pop()
             for child in node.values() if isinstance(node, dict) else node:
                 if isinstance(child, str):
-                    if child.startswith("$"):
+                    if child.startswith("$") and child[1:2] in _REFERENCE_SECOND:
                         marked.append((child, node))
                 elif isinstance(child, (dict, list)):
                     if id(child) in parents:
@@ -280,7 +283,7 @@ def resolve_flight_rows(rows, budget_bytes=None):
 def sized_flight_rows(rows):
     """(``resolve_flight_rows(rows)``, the ``byte_size`` of each of its rows, of all of them): a row the
     resolution kept as it was is not sized again (most of a big stream's rows), and the whole is
-    the sum of its rows when the C encoder wrote each (it writes the whole as their concatenation)."""
+    the sum of its rows when orjson wrote each (it writes the whole as their concatenation)."""
     resolver = _Resolver(rows, None)
     resolved = resolver.run()
     sizes, total, written = {}, 2 + max(0, len(rows) - 1), True
@@ -303,8 +306,8 @@ def _key_size(row_id):
 
 
 def flight_data_rows(rows, sizes=None):
-    """Index of the rows that carry data rather than markup, largest first. Sizes are the C
-    encoder's (``byte_size``; ``sizes``: by row id, made already): resolved rows share what they
+    """Index of the rows that carry data rather than markup, largest first. Sizes are
+    ``byte_size``'s (``sizes``: by row id, made already): resolved rows share what they
     inline, but hold no cycle."""
     if not isinstance(rows, dict):
         return []
