@@ -82,28 +82,21 @@ def class_of(node) -> str:
         return ""
 
 
-def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
-    """The hints of a class (or id) from those of its blank-separated names, each worked out once
-    (`_name_hints`): no word or phrase spans a blank, and a site's classes share their names."""
-    names = _THREAD_NAMES if thread else _NAMES
-    found = {names[name] for name in hint.split()}  # mostly one: no name of them says anything
-    if len(found) == 1:
-        return found.pop()
-    return tuple(any(said) for said in zip(*found)) if found else (False, False, False)
-
-
-def _name_hints(name: str, thread: bool) -> tuple[bool, bool, bool]:
-    name = name.lower()
+def _name_hints(hint: str, thread: bool) -> tuple[bool, bool, bool]:
+    """The hints of a class (or id), its vocabulary words found in one pass over the whole
+    string: no word or phrase spans a blank, and splitting it into names first costs more than
+    the names' own cache saves on a site never seen before."""
+    hint = hint.lower()
     strong = weak = positive = False
-    for word in _VOCABULARY_WORDS(name):
+    for word in _VOCABULARY_WORDS(hint):
         word_strong, word_weak, word_positive = _word_hints(word, thread)
         strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
-    weak = weak or _WEAK_PHRASE(name) is not None
+    weak = weak or _WEAK_PHRASE(hint) is not None
     return strong, weak, positive
 
 
 class _Hints(dict):
-    """`make(hint, thread)` of class (or id) strings or names, each worked out once and found by a
+    """`make(hint, thread)` of class (or id) strings, each worked out once and found by a
     plain dict lookup (an ``lru_cache`` costs four times as much per call); emptied when full."""
 
     def __init__(self, make, size: int, thread: bool):
@@ -117,9 +110,8 @@ class _Hints(dict):
         return found
 
 
-_NAMES, _THREAD_NAMES = _Hints(_name_hints, 8192, False), _Hints(_name_hints, 8192, True)
-_CLASSES, _THREAD_CLASSES = _Hints(_hint_words, 8192, False), _Hints(_hint_words, 8192, True)
-_IDS, _THREAD_IDS = _Hints(_hint_words, 1024, False), _Hints(_hint_words, 1024, True)
+_CLASSES, _THREAD_CLASSES = _Hints(_name_hints, 8192, False), _Hints(_name_hints, 8192, True)
+_IDS, _THREAD_IDS = _Hints(_name_hints, 1024, False), _Hints(_name_hints, 1024, True)
 
 
 def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
