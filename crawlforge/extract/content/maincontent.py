@@ -740,7 +740,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if kind != "forum" and (cards or items):
         drop_card_copies(cards or items, blocks)
     if kind in _WHOLE_PAGE_TYPES or kind == "other":
-        root = _page_root(body, cards)
+        root = _page_root(body, cards, sum(entry[1] for entry in blocks.values()))  # the text cards' copies left
         within = None if root.tag == "body" or _holds(nodes, root) else subtree_text(blocks, [root])  # read once
         share = _reading_share(blocks, nodes, root, within)
         if cards and not _holds(nodes, cards[0]) \
@@ -890,12 +890,11 @@ def _is_article(nodes: list, cards: list) -> bool:
     return beside > ARTICLE_PROSE or beside + within > len(cards)
 
 
-def _page_root(body, cards: list):
-    """The page's `main` when it holds a good part of the pruned page's text (and a listing's
-    cards), else the body."""
+def _page_root(body, cards: list, total: int):
+    """The page's `main` when it holds a good part of the pruned page's text (`total` long)
+    and a listing's cards, else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) \
-            >= 0.3 * len(body.text(deep=True, strip=True, skip_empty=True)) \
+    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) >= 0.3 * total \
             and (not cards or _holds([main], cards[0])):
         return main
     return body
