@@ -209,7 +209,8 @@ def subtree_text(blocks: dict, roots: list) -> dict:
 
 
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
-                        counts: bool = False, copies: bool = False, linked_prose: bool = False) -> None:
+                        counts: bool = False, copies: bool = False, linked_prose: bool = False,
+                        sums: dict | None = None) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading and price, a list) or a box holding them, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
@@ -217,8 +218,9 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     a docs or service page's): a box with a paragraph's worth of text outside its links is
     prose, whatever its links (an API name's, an author's), and so is a paragraph's worth of
     text inside a link (a listing's excerpt in its story's link); `counts`: bare numbers are no
-    content; `copies`: a block repeating an earlier one goes (`repeats`)."""
-    sums = subtree_text(blocks, nodes)
+    content; `copies`: a block repeating an earlier one goes (`repeats`). `sums`: ``subtree_text``
+    of the nodes, when read already."""
+    sums = subtree_text(blocks, nodes) if sums is None else sums
     root_ids = {root.mem_id for root in nodes}
     text = text_memo()  # the tree stays as it is until the removals at the end
     doomed, linked = [], []
@@ -739,10 +741,13 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind != "forum" and (cards or items):
         drop_card_copies(cards or items, blocks)
+    sums = None  # ``subtree_text`` of the nodes, when read for their share: the cleanup's too
     if kind in _WHOLE_PAGE_TYPES or kind == "other":
         root = _page_root(body, cards, sum(entry[1] for entry in blocks.values()))  # the text cards' copies left
-        within = None if root.tag == "body" or _holds(nodes, root) else subtree_text(blocks, [root])  # read once
-        share = _reading_share(blocks, nodes, root, within)
+        held = _holds(nodes, root)
+        within = None if root.tag == "body" or held else subtree_text(blocks, [root])  # read once
+        sums = None if held else subtree_text(blocks, nodes)
+        share = _reading_share(blocks, nodes, root, within, sums)
         if cards and not _holds(nodes, cards[0]) \
                 or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
@@ -757,7 +762,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if kind == "product":
         remove_outermost(other_items(nodes, keep))
     return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
-                          linked_prose=kind in _LINKED_PROSE)
+                          linked_prose=kind in _LINKED_PROSE, sums=sums)
 
 
 def bare_lines(blocks: dict, within, root) -> list:
@@ -906,17 +911,16 @@ def _holds(nodes: list, node) -> bool:
     return any(candidate.mem_id in around for candidate in nodes)
 
 
-def _reading_share(blocks: dict, nodes: list, root, within: dict | None) -> float:
+def _reading_share(blocks: dict, nodes: list, root, within: dict | None, part: dict | None) -> float:
     """Share of the text outside links under `root` that `nodes` hold: an article's text block
     leaves out only teasers and link lists; a service page's leaves out its other sections, a
     listing's the text of its cards. The article scoring falling back to the whole body is no
     article found. `within`: ``subtree_text`` of the root (None for the body, or a root
-    `nodes` hold)."""
-    if _holds(nodes, root):
+    `nodes` hold); `part`: that of `nodes` (None when they hold the root)."""
+    if part is None:
         return 0.0
     whole = within.get(root.mem_id, (0, 0)) if root.tag != "body" else \
         (sum(entry[1] for entry in blocks.values()), sum(entry[2] for entry in blocks.values()))  # all of them
-    part = subtree_text(blocks, nodes)
     kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
     reading = whole[0] - whole[1]
     return kept / reading if reading > 0 else 1.0
