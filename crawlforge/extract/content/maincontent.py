@@ -60,9 +60,10 @@ def text_blocks(root) -> dict:
             parent = parent.parent
         if parent is None:
             continue
-        entry = blocks.get(parent.mem_id)
+        mem_id = parent.mem_id
+        entry = blocks.get(mem_id)
         if entry is None:
-            entry = blocks[parent.mem_id] = [parent, 0, 0, 0]
+            entry = blocks[mem_id] = [parent, 0, 0, 0]
         entry[1] += size
         entry[2] += size if in_link else 0
         entry[3] += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
@@ -87,9 +88,10 @@ def score_candidates(blocks: dict) -> dict:
             mem_id = ancestor.mem_id
             entry = scores.get(mem_id)
             if entry is None:
-                if ancestor.tag == "html":  # never scored, so a scored node is no html
+                tag = ancestor.tag
+                if tag == "html":  # never scored, so a scored node is no html
                     break
-                weight = _TAG_WEIGHT.get(ancestor.tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
+                weight = _TAG_WEIGHT.get(tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
                 entry = scores[mem_id] = [ancestor, weight]
             entry[1] += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
@@ -176,25 +178,25 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
     sums, up, depth, outside = {}, {}, {}, set()  # up: mem_id -> its parent's (None for a root)
-    for block, size, links, commas in blocks.values():
-        path, node = [], block  # each node read once, for the first block below it
-        while node is not None:
-            mem_id = node.mem_id
-            if mem_id in up or mem_id in outside:
-                break
+    for block_id, (block, size, links, commas) in blocks.items():  # keyed by their mem_ids
+        path, node, mem_id = [], block, block_id  # each node read once, for the first block below it
+        while mem_id not in up and mem_id not in outside:
             path.append(mem_id)
             if mem_id in root_ids:
                 break
             node = node.parent
-        if node is None or node.mem_id in outside:
+            if node is None:
+                break
+            mem_id = node.mem_id
+        if node is None or mem_id in outside:
             outside.update(path)
             continue
         if path:
-            above, level = (None, -1) if path[-1] in root_ids else (node.mem_id, depth[node.mem_id])
+            above, level = (None, -1) if path[-1] in root_ids else (mem_id, depth[mem_id])
             for mem_id in reversed(path):
                 up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, [0, 0, 0]
                 above, level = mem_id, level + 1
-        entry = sums[block.mem_id]
+        entry = sums[block_id]
         entry[0] += size
         entry[1] += links
         entry[2] += commas
