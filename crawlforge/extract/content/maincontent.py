@@ -425,6 +425,15 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
 _EXCERPT_END = re.compile(r"(?:…|\.\.\.)\s*[\])]?$")
 
 
+def _excerpt_end(text: str) -> bool:
+    """The text ends cut off (`... […]`). `_EXCERPT_END` is tried only where that end can start,
+    after the last word: searched from the start, it is tried at each character of the text."""
+    end = text.rstrip()
+    if end.endswith(("]", ")")):
+        end = end[:-1].rstrip()
+    return _EXCERPT_END.search(text, max(len(end) - 3, 0)) is not None
+
+
 def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     """Boxes made mostly of cut-off excerpts (`... […]`): teasers of other posts.
 
@@ -434,7 +443,7 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
     for node, size, _, _ in blocks.values():
-        if size < 50 or node.mem_id not in sums or not _EXCERPT_END.search(text(node)):
+        if size < 50 or node.mem_id not in sums or not _excerpt_end(text(node)):
             continue
         ancestor = node.parent
         while ancestor is not None and ancestor.mem_id not in root_ids:
@@ -480,16 +489,17 @@ _DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\
                    r"\d{1,2}\.?\s+[^\W\d_]{3,}\.?,?\s+\d{4}|[^\W\d_]{3,}\.?\s+\d{1,2},?\s+\d{4}")
 _DATE_HINT = re.compile(r"\d(?:[-./:]\s?\d|\d\d\d)").search
 """What each of those dates holds (digits around a separator, or four digits): one fast scan
-spares most lines the date pattern, slow on words."""
+spares most lines the date pattern, slow on words, and so do the tests of their words."""
 
 
 def is_dateline(text: str) -> bool:
     """A line that is only a date or time, with the words that announce one (`Erstellt am
     Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`)."""
     text = text.lower()
-    if not _DATE_HINT(text) or not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–"):
+    if not _DATE_HINT(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–") \
+            or not all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text)):
         return False
-    return all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text))
+    return _DATE.search(text) is not None  # the slow test last
 
 
 def _is_bare_line(text: str, counts: bool = False) -> bool:
