@@ -88,7 +88,7 @@ def _name_hints(hint: str, thread: bool) -> tuple[bool, bool, bool]:
     the names' own cache saves on a site never seen before."""
     hint = hint.lower()
     strong = weak = positive = False
-    for word in _VOCABULARY_WORDS(hint):
+    for word in _VOCABULARY_WORDS(" " + hint):
         word_strong, word_weak, word_positive = _word_hints(word, thread)
         strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
     weak = weak or _WEAK_PHRASE(hint) is not None
@@ -138,10 +138,12 @@ def _trie(words: list) -> str:
 
 _STARTS = {word for word in (*_STRONG_PREFIXES, *_STRONG_WORDS, *_WEAK_WORDS, *_POSITIVE_PREFIXES)
            if re.fullmatch("[a-z]+", word)}  # a word (`_WORD`) is letters only
-_VOCABULARY_WORDS = re.compile(r"(?<![a-z0-9])%s[a-z]*" % _trie(
+_VOCABULARY_WORDS = re.compile(r"[^a-z0-9](%s[a-z]*)" % _trie(
     [word for word in _STARTS if not any(other != word and word.startswith(other) for other in _STARTS)])).findall
 """The words of a class or id (as `_WORD` finds them) that begin with a word `_classify` looks
-for: the others say nothing, and a class's words are found three times faster so."""
+for: the others say nothing, and a class's words are found three times faster so. Each is found
+with the character before it, the string given with a blank in front: a pattern that opens with
+a set of characters is tried only where one stands (a lookbehind, at every character)."""
 
 
 _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
