@@ -233,11 +233,11 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
 
 _HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
 _CREDIT_PROPS = frozenset({"author", "datePublished", "dateModified", "publisher", "keywords"})
-_MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop=author], [itemprop=datePublished], "
-          "[itemprop=dateModified], [itemprop=publisher], [rel=author], [itemprop=keywords], header, figure, "
-          "h1, main, article, [itemprop=articleBody]")
-"""`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one: each attribute test
-is made on every node of the page, and a page has few roles."""
+_MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop], [rel=author], header, figure, "
+          "h1, main, article")
+"""`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one, and so the
+six item properties (`author`, `articleBody`...): each attribute test is made on every node of the
+page, and a page has few roles and few item properties."""
 
 
 def _marks(body) -> dict:
