@@ -748,6 +748,18 @@ def holds_any(node, ids: frozenset) -> bool:
     return False
 
 
+def holds_link(node) -> bool:
+    """Whether the node is or holds a link with an address (`a[href]`), by a walk of its subtree
+    (as ``holds_any``)."""
+    for inner in node.traverse():
+        if inner.tag_id == _LINK_ID and "href" in inner.attrs:
+            return True
+    return False
+
+
+[_LINK_ID] = tag_ids(("a",))
+
+
 def remove_outermost(nodes) -> None:
     """Decomposes nodes, skipping those inside another doomed node (lexbor frees the subtree)."""
     for node in outermost(nodes):

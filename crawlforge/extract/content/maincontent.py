@@ -21,7 +21,7 @@ from crawlforge.extract.content.pagetype import declared_kind, page_type, schema
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
                                                NAMED_CARDS, class_and_id, class_of, hint_weight, holds_any,
-                                               link_density, near_tags, outermost, page_named, prune,
+                                               holds_link, link_density, near_tags, outermost, page_named, prune,
                                                remove_outermost, style_hides)
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern, phrases
@@ -858,7 +858,7 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
 
 
 def _item_card(node) -> bool:
-    return node.css_first("img") is not None and node.css_first("a[href]") is not None \
+    return holds_any(node, _IMG_IDS) and holds_link(node) \
         and CARD_TEXT[0] <= len(node.text(deep=True, strip=True)) <= CARD_TEXT[1]
 
 
