@@ -1124,21 +1124,23 @@ def widen(best, blocks: dict):
         return best
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
     under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
-    for block, size, links, _ in blocks.values():
+    for mem_id, (block, size, links, _) in blocks.items():  # keyed by their mem_ids
         if size >= 80 and links <= size * 0.3:  # a paragraph of prose
             value = size - 3 * links
         else:  # link lists count double against, short lines once
             value = -2 * size if links * 2 > size else -size
-        if block.tag in HEADINGS:
-            value = max(value, 0)
+        if value < 0 and block.tag in HEADINGS:
+            value = 0
         path, node, target = [], block, None  # under: each node walked once, for the first block below it
-        while node is not None:
-            mem_id = node.mem_id
+        while True:
             if mem_id in gain or mem_id in under:
                 target = mem_id if mem_id in gain else under[mem_id]
                 break
             path.append(mem_id)
             node = node.parent
+            if node is None:
+                break
+            mem_id = node.mem_id
         for mem_id in path:
             under[mem_id] = target
         if target is not None:
