@@ -222,7 +222,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
                if len(node.text(deep=True, strip=True)) < 50]
     total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
     # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
-    doomed += _boilerplate(body, total, thread, cards=not product)  # a product page's cards are other items
+    doomed += _boilerplate(body, total, thread, cards=not product,  # a product page's cards are other items
+                           code=bool(marks["code"]))
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
@@ -234,7 +235,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
 _HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
 _CREDIT_PROPS = frozenset({"author", "datePublished", "dateModified", "publisher", "keywords"})
 _MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop], [rel=author], header, figure, "
-          "h1, main, article")
+          "h1, main, article, pre, code")
 """`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one, and so the
 six item properties (`author`, `articleBody`...): each attribute test is made on every node of the
 page, and a page has few roles and few item properties."""
@@ -242,11 +243,11 @@ page, and a page has few roles and few item properties."""
 
 def _marks(body) -> dict:
     """What `prune` looks for after the chrome tags, from one walk of the page: hidden nodes and
-    chrome roles, credits (author, dates, keywords), headers, figures, buttons, and the nodes
-    never removed as chrome nor with it (h1, main, article, the article's body). Each listed as
-    often as a search for its kind listed it: once for each selector it matches (a hidden
-    navigation twice)."""
-    marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "protected": []}
+    chrome roles, credits (author, dates, keywords), headers, figures, buttons, code, and the
+    nodes never removed as chrome nor with it (h1, main, article, the article's body). Each
+    listed as often as a search for its kind listed it: once for each selector it matches (a
+    hidden navigation twice)."""
+    marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "code": [], "protected": []}
     seen = set()
     for node in body.css(_MARKS):  # a node matching several of them comes as often
         if node.mem_id in seen:
@@ -261,6 +262,8 @@ def _marks(body) -> dict:
             marks[tag].append(node)
         if role == "button":
             marks["button"].append(node)
+        if tag == "pre" or tag == "code":
+            marks["code"].append(node)
         if tag in ("h1", "main", "article") or prop == "articleBody" or role == "main":
             marks["protected"].append(node)
     return marks
@@ -640,11 +643,12 @@ def _titled_by_link(figure) -> bool:
     return bool(pictures & titles)
 
 
-def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> list:
+def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, code: bool = True) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
-    With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
+    With `cards`, a box named a caption that holds a heading is an item card's text, no caption.
+    `code`: whether the body holds code (`pre`, `code`), whose highlighting spans are no chrome."""
     found, large = [], []
     last, named = None, None  # a node with a class and an id comes twice in a row: judged once
     for node in body.css("[class], [id]"):
@@ -674,7 +678,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
         spared = page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
-        if found and body.css_first("pre, code") is not None else set()
+        if found and code else set()
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
