@@ -82,28 +82,21 @@ def class_of(node) -> str:
         return ""
 
 
-def _hint_words(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
-    """The hints of a class (or id) from those of its blank-separated names, each worked out once
-    (`_name_hints`): no word or phrase spans a blank, and a site's classes share their names."""
-    names = _THREAD_NAMES if thread else _NAMES
-    found = {names[name] for name in hint.split()}  # mostly one: no name of them says anything
-    if len(found) == 1:
-        return found.pop()
-    return tuple(any(said) for said in zip(*found)) if found else (False, False, False)
-
-
-def _name_hints(name: str, thread: bool) -> tuple[bool, bool, bool]:
-    name = name.lower()
+def _name_hints(hint: str, thread: bool) -> tuple[bool, bool, bool]:
+    """The hints of a class (or id), its vocabulary words found in one pass over the whole
+    string: no word or phrase spans a blank, and splitting it into names first costs more than
+    the names' own cache saves on a site never seen before."""
+    hint = hint.lower()
     strong = weak = positive = False
-    for word in _VOCABULARY_WORDS(name):
+    for word in _VOCABULARY_WORDS(" " + hint):
         word_strong, word_weak, word_positive = _word_hints(word, thread)
         strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
-    weak = weak or _WEAK_PHRASE(name) is not None
+    weak = weak or _WEAK_PHRASE(hint) is not None
     return strong, weak, positive
 
 
 class _Hints(dict):
-    """`make(hint, thread)` of class (or id) strings or names, each worked out once and found by a
+    """`make(hint, thread)` of class (or id) strings, each worked out once and found by a
     plain dict lookup (an ``lru_cache`` costs four times as much per call); emptied when full."""
 
     def __init__(self, make, size: int, thread: bool):
@@ -117,9 +110,8 @@ class _Hints(dict):
         return found
 
 
-_NAMES, _THREAD_NAMES = _Hints(_name_hints, 8192, False), _Hints(_name_hints, 8192, True)
-_CLASSES, _THREAD_CLASSES = _Hints(_hint_words, 8192, False), _Hints(_hint_words, 8192, True)
-_IDS, _THREAD_IDS = _Hints(_hint_words, 1024, False), _Hints(_hint_words, 1024, True)
+_CLASSES, _THREAD_CLASSES = _Hints(_name_hints, 8192, False), _Hints(_name_hints, 8192, True)
+_IDS, _THREAD_IDS = _Hints(_name_hints, 1024, False), _Hints(_name_hints, 1024, True)
 
 
 def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
@@ -146,10 +138,12 @@ def _trie(words: list) -> str:
 
 _STARTS = {word for word in (*_STRONG_PREFIXES, *_STRONG_WORDS, *_WEAK_WORDS, *_POSITIVE_PREFIXES)
            if re.fullmatch("[a-z]+", word)}  # a word (`_WORD`) is letters only
-_VOCABULARY_WORDS = re.compile(r"(?<![a-z0-9])%s[a-z]*" % _trie(
+_VOCABULARY_WORDS = re.compile(r"[^a-z0-9](%s[a-z]*)" % _trie(
     [word for word in _STARTS if not any(other != word and word.startswith(other) for other in _STARTS)])).findall
 """The words of a class or id (as `_WORD` finds them) that begin with a word `_classify` looks
-for: the others say nothing, and a class's words are found three times faster so."""
+for: the others say nothing, and a class's words are found three times faster so. Each is found
+with the character before it, the string given with a blank in front: a pattern that opens with
+a set of characters is tried only where one stands (a lookbehind, at every character)."""
 
 
 _CHROME_FORM_FIELDS = ("input[type=search], input[type=email], input[type=password], textarea, "
@@ -228,7 +222,8 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
                if len(node.text(deep=True, strip=True)) < 50]
     total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
     # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
-    doomed += _boilerplate(body, total, thread, cards=not product)  # a product page's cards are other items
+    doomed += _boilerplate(body, total, thread, cards=not product,  # a product page's cards are other items
+                           code=bool(marks["code"]))
     if product:
         doomed += [node for node in body.css("[class], [id]") if _named(node, _PRODUCT_CHROME_PREFIXES)
                    and len(node.text(deep=True, strip=True)) < total / 2]
@@ -239,20 +234,20 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
 
 _HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
 _CREDIT_PROPS = frozenset({"author", "datePublished", "dateModified", "publisher", "keywords"})
-_MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop=author], [itemprop=datePublished], "
-          "[itemprop=dateModified], [itemprop=publisher], [rel=author], [itemprop=keywords], header, figure, "
-          "h1, main, article, [itemprop=articleBody]")
-"""`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one: each attribute test
-is made on every node of the page, and a page has few roles."""
+_MARKS = ("[hidden], [aria-hidden=true], [role], [aria-modal=true], [itemprop], [rel=author], header, figure, "
+          "h1, main, article, pre, code")
+"""`_marks`' selectors, the roles' eight (`role=navigation`, `button`, `main`...) as one, and so the
+six item properties (`author`, `articleBody`...): each attribute test is made on every node of the
+page, and a page has few roles and few item properties."""
 
 
 def _marks(body) -> dict:
     """What `prune` looks for after the chrome tags, from one walk of the page: hidden nodes and
-    chrome roles, credits (author, dates, keywords), headers, figures, buttons, and the nodes
-    never removed as chrome nor with it (h1, main, article, the article's body). Each listed as
-    often as a search for its kind listed it: once for each selector it matches (a hidden
-    navigation twice)."""
-    marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "protected": []}
+    chrome roles, credits (author, dates, keywords), headers, figures, buttons, code, and the
+    nodes never removed as chrome nor with it (h1, main, article, the article's body). Each
+    listed as often as a search for its kind listed it: once for each selector it matches (a
+    hidden navigation twice)."""
+    marks = {"hidden": [], "credit": [], "header": [], "figure": [], "button": [], "code": [], "protected": []}
     seen = set()
     for node in body.css(_MARKS):  # a node matching several of them comes as often
         if node.mem_id in seen:
@@ -267,6 +262,8 @@ def _marks(body) -> dict:
             marks[tag].append(node)
         if role == "button":
             marks["button"].append(node)
+        if tag == "pre" or tag == "code":
+            marks["code"].append(node)
         if tag in ("h1", "main", "article") or prop == "articleBody" or role == "main":
             marks["protected"].append(node)
     return marks
@@ -646,11 +643,12 @@ def _titled_by_link(figure) -> bool:
     return bool(pictures & titles)
 
 
-def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> list:
+def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, code: bool = True) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
     half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
-    With `cards`, a box named a caption that holds a heading is an item card's text, no caption."""
+    With `cards`, a box named a caption that holds a heading is an item card's text, no caption.
+    `code`: whether the body holds code (`pre`, `code`), whose highlighting spans are no chrome."""
     found, large = [], []
     last, named = None, None  # a node with a class and an id comes twice in a row: judged once
     for node in body.css("[class], [id]"):
@@ -680,7 +678,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True) -> 
         spared = page_named(sizes, total)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
-        if found and body.css_first("pre, code") is not None else set()
+        if found and code else set()
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
@@ -752,6 +750,18 @@ def holds_any(node, ids: frozenset) -> bool:
         if inner.tag_id in ids:
             return True
     return False
+
+
+def holds_link(node) -> bool:
+    """Whether the node is or holds a link with an address (`a[href]`), by a walk of its subtree
+    (as ``holds_any``)."""
+    for inner in node.traverse():
+        if inner.tag_id == _LINK_ID and "href" in inner.attrs:
+            return True
+    return False
+
+
+[_LINK_ID] = tag_ids(("a",))
 
 
 def remove_outermost(nodes) -> None:

@@ -20,8 +20,8 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, sibling_groups, tagged_only
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               NAMED_CARDS, class_and_id, class_of, hint_weight, holds_any,
-                                               link_density, near_tags, outermost, page_named, prune,
+                                               NAMED_CARDS, class_of, hint_weight, holds_any,
+                                               holds_link, link_density, near_tags, outermost, page_named, prune,
                                                remove_outermost, style_hides)
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern, phrases
@@ -60,9 +60,10 @@ def text_blocks(root) -> dict:
             parent = parent.parent
         if parent is None:
             continue
-        entry = blocks.get(parent.mem_id)
+        mem_id = parent.mem_id
+        entry = blocks.get(mem_id)
         if entry is None:
-            entry = blocks[parent.mem_id] = [parent, 0, 0, 0]
+            entry = blocks[mem_id] = [parent, 0, 0, 0]
         entry[1] += size
         entry[2] += size if in_link else 0
         entry[3] += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
@@ -87,9 +88,10 @@ def score_candidates(blocks: dict) -> dict:
             mem_id = ancestor.mem_id
             entry = scores.get(mem_id)
             if entry is None:
-                if ancestor.tag == "html":  # never scored, so a scored node is no html
+                tag = ancestor.tag
+                if tag == "html":  # never scored, so a scored node is no html
                     break
-                weight = _TAG_WEIGHT.get(ancestor.tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
+                weight = _TAG_WEIGHT.get(tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
                 entry = scores[mem_id] = [ancestor, weight]
             entry[1] += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
@@ -98,14 +100,16 @@ def score_candidates(blocks: dict) -> dict:
 
 def _body_hint(node) -> int:
     """The page names its article body: schema.org articleBody or a body/content class."""
-    if node.attrs.get("itemprop") == "articleBody":  # not ``attributes``: a dict of them all, for three
+    attributes = node.attributes  # a dict of them all, for three: ``attrs.get`` of a name it lacks costs twice as much
+    if attributes.get("itemprop") == "articleBody" or _names_body(attributes.get("class") or "") \
+            or _names_body(attributes.get("id") or ""):
         return 25
-    return 25 if _names_body(class_and_id(node)) else 0
+    return 0
 
 
 @lru_cache(maxsize=8192)
 def _names_body(hint: str) -> bool:
-    """`_BODY_NAMES` in a class and id; a page's containers share their classes."""
+    """`_BODY_NAMES` in a class or an id (no name spans a blank); a page's containers share their classes."""
     return _BODY_NAMES.search(hint.lower()) is not None
 
 
@@ -176,25 +180,25 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
     sums, up, depth, outside = {}, {}, {}, set()  # up: mem_id -> its parent's (None for a root)
-    for block, size, links, commas in blocks.values():
-        path, node = [], block  # each node read once, for the first block below it
-        while node is not None:
-            mem_id = node.mem_id
-            if mem_id in up or mem_id in outside:
-                break
+    for block_id, (block, size, links, commas) in blocks.items():  # keyed by their mem_ids
+        path, node, mem_id = [], block, block_id  # each node read once, for the first block below it
+        while mem_id not in up and mem_id not in outside:
             path.append(mem_id)
             if mem_id in root_ids:
                 break
             node = node.parent
-        if node is None or node.mem_id in outside:
+            if node is None:
+                break
+            mem_id = node.mem_id
+        if node is None or mem_id in outside:
             outside.update(path)
             continue
         if path:
-            above, level = (None, -1) if path[-1] in root_ids else (node.mem_id, depth[node.mem_id])
+            above, level = (None, -1) if path[-1] in root_ids else (mem_id, depth[mem_id])
             for mem_id in reversed(path):
                 up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, [0, 0, 0]
                 above, level = mem_id, level + 1
-        entry = sums[block.mem_id]
+        entry = sums[block_id]
         entry[0] += size
         entry[1] += links
         entry[2] += commas
@@ -209,7 +213,8 @@ def subtree_text(blocks: dict, roots: list) -> dict:
 
 
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
-                        counts: bool = False, copies: bool = False, linked_prose: bool = False) -> None:
+                        counts: bool = False, copies: bool = False, linked_prose: bool = False,
+                        sums: dict | None = None) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading and price, a list) or a box holding them, nor a listing's `cards`, what
     they hold (but credit, date and button lines) or a box holding them: each card is mostly a
@@ -217,8 +222,9 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     a docs or service page's): a box with a paragraph's worth of text outside its links is
     prose, whatever its links (an API name's, an author's), and so is a paragraph's worth of
     text inside a link (a listing's excerpt in its story's link); `counts`: bare numbers are no
-    content; `copies`: a block repeating an earlier one goes (`repeats`)."""
-    sums = subtree_text(blocks, nodes)
+    content; `copies`: a block repeating an earlier one goes (`repeats`). `sums`: ``subtree_text``
+    of the nodes, when read already."""
+    sums = subtree_text(blocks, nodes) if sums is None else sums
     root_ids = {root.mem_id for root in nodes}
     text = text_memo()  # the tree stays as it is until the removals at the end
     doomed, linked = [], []
@@ -421,6 +427,15 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
 _EXCERPT_END = re.compile(r"(?:…|\.\.\.)\s*[\])]?$")
 
 
+def _excerpt_end(text: str) -> bool:
+    """The text ends cut off (`... […]`). `_EXCERPT_END` is tried only where that end can start,
+    after the last word: searched from the start, it is tried at each character of the text."""
+    end = text.rstrip()
+    if end.endswith(("]", ")")):
+        end = end[:-1].rstrip()
+    return _EXCERPT_END.search(text, max(len(end) - 3, 0)) is not None
+
+
 def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     """Boxes made mostly of cut-off excerpts (`... […]`): teasers of other posts.
 
@@ -430,7 +445,7 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
     for node, size, _, _ in blocks.values():
-        if size < 50 or node.mem_id not in sums or not _EXCERPT_END.search(text(node)):
+        if size < 50 or node.mem_id not in sums or not _excerpt_end(text(node)):
             continue
         ancestor = node.parent
         while ancestor is not None and ancestor.mem_id not in root_ids:
@@ -476,16 +491,17 @@ _DATE = re.compile(r"\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\
                    r"\d{1,2}\.?\s+[^\W\d_]{3,}\.?,?\s+\d{4}|[^\W\d_]{3,}\.?\s+\d{1,2},?\s+\d{4}")
 _DATE_HINT = re.compile(r"\d(?:[-./:]\s?\d|\d\d\d)").search
 """What each of those dates holds (digits around a separator, or four digits): one fast scan
-spares most lines the date pattern, slow on words."""
+spares most lines the date pattern, slow on words, and so do the tests of their words."""
 
 
 def is_dateline(text: str) -> bool:
     """A line that is only a date or time, with the words that announce one (`Erstellt am
     Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`)."""
     text = text.lower()
-    if not _DATE_HINT(text) or not _DATE.search(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–"):
+    if not _DATE_HINT(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–") \
+            or not all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text)):
         return False
-    return all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text))
+    return _DATE.search(text) is not None  # the slow test last
 
 
 def _is_bare_line(text: str, counts: bool = False) -> bool:
@@ -739,10 +755,13 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
     if kind != "forum" and (cards or items):
         drop_card_copies(cards or items, blocks)
+    sums = None  # ``subtree_text`` of the nodes, when read for their share: the cleanup's too
     if kind in _WHOLE_PAGE_TYPES or kind == "other":
-        root = _page_root(body, cards)
-        within = None if root.tag == "body" or _holds(nodes, root) else subtree_text(blocks, [root])  # read once
-        share = _reading_share(blocks, nodes, root, within)
+        root = _page_root(body, cards, sum(entry[1] for entry in blocks.values()))  # the text cards' copies left
+        held = _holds(nodes, root)
+        within = None if root.tag == "body" or held else subtree_text(blocks, [root])  # read once
+        sums = None if held else subtree_text(blocks, nodes)
+        share = _reading_share(blocks, nodes, root, within, sums)
         if cards and not _holds(nodes, cards[0]) \
                 or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
             if kind == "forum":
@@ -757,7 +776,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if kind == "product":
         remove_outermost(other_items(nodes, keep))
     return kind, _cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
-                          linked_prose=kind in _LINKED_PROSE)
+                          linked_prose=kind in _LINKED_PROSE, sums=sums)
 
 
 def bare_lines(blocks: dict, within, root) -> list:
@@ -841,7 +860,7 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
 
 
 def _item_card(node) -> bool:
-    return node.css_first("img") is not None and node.css_first("a[href]") is not None \
+    return holds_any(node, _IMG_IDS) and holds_link(node) \
         and CARD_TEXT[0] <= len(node.text(deep=True, strip=True)) <= CARD_TEXT[1]
 
 
@@ -890,12 +909,11 @@ def _is_article(nodes: list, cards: list) -> bool:
     return beside > ARTICLE_PROSE or beside + within > len(cards)
 
 
-def _page_root(body, cards: list):
-    """The page's `main` when it holds a good part of the pruned page's text (and a listing's
-    cards), else the body."""
+def _page_root(body, cards: list, total: int):
+    """The page's `main` when it holds a good part of the pruned page's text (`total` long)
+    and a listing's cards, else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) \
-            >= 0.3 * len(body.text(deep=True, strip=True, skip_empty=True)) \
+    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) >= 0.3 * total \
             and (not cards or _holds([main], cards[0])):
         return main
     return body
@@ -907,17 +925,16 @@ def _holds(nodes: list, node) -> bool:
     return any(candidate.mem_id in around for candidate in nodes)
 
 
-def _reading_share(blocks: dict, nodes: list, root, within: dict | None) -> float:
+def _reading_share(blocks: dict, nodes: list, root, within: dict | None, part: dict | None) -> float:
     """Share of the text outside links under `root` that `nodes` hold: an article's text block
     leaves out only teasers and link lists; a service page's leaves out its other sections, a
     listing's the text of its cards. The article scoring falling back to the whole body is no
     article found. `within`: ``subtree_text`` of the root (None for the body, or a root
-    `nodes` hold)."""
-    if _holds(nodes, root):
+    `nodes` hold); `part`: that of `nodes` (None when they hold the root)."""
+    if part is None:
         return 0.0
     whole = within.get(root.mem_id, (0, 0)) if root.tag != "body" else \
         (sum(entry[1] for entry in blocks.values()), sum(entry[2] for entry in blocks.values()))  # all of them
-    part = subtree_text(blocks, nodes)
     kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
     reading = whole[0] - whole[1]
     return kept / reading if reading > 0 else 1.0
@@ -1036,8 +1053,9 @@ def _lead_candidates(body, first, chosen: set):
 
 def _leads_around(route: list, chosen: set):
     """`_LEAD`'s matches under `route[0]` in document order, but inside the chosen nodes;
-    `route` runs down to the first chosen node, the nodes on it and the chosen ones are tested
-    alone (`_marked_lead`), the others' subtrees searched."""
+    `route` runs down to the first chosen node, the nodes on it, the chosen ones and those
+    holding no element are tested alone (`_marked_lead`), the others' subtrees searched: a
+    search costs ~20 us (its 27 selectors parsed) before it looks at a node."""
     node = route[0]
     if _marked_lead(node):
         yield node
@@ -1048,7 +1066,7 @@ def _leads_around(route: list, chosen: set):
             continue
         if len(route) > 1 and child.mem_id == route[1].mem_id:
             yield from _leads_around(route[1:], chosen)
-        elif child.mem_id in chosen:
+        elif child.mem_id in chosen or next(child.iter(), None) is None:
             if _marked_lead(child):
                 yield child
         else:
@@ -1106,21 +1124,23 @@ def widen(best, blocks: dict):
         return best
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
     under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
-    for block, size, links, _ in blocks.values():
+    for mem_id, (block, size, links, _) in blocks.items():  # keyed by their mem_ids
         if size >= 80 and links <= size * 0.3:  # a paragraph of prose
             value = size - 3 * links
         else:  # link lists count double against, short lines once
             value = -2 * size if links * 2 > size else -size
-        if block.tag in HEADINGS:
-            value = max(value, 0)
+        if value < 0 and block.tag in HEADINGS:
+            value = 0
         path, node, target = [], block, None  # under: each node walked once, for the first block below it
-        while node is not None:
-            mem_id = node.mem_id
+        while True:
             if mem_id in gain or mem_id in under:
                 target = mem_id if mem_id in gain else under[mem_id]
                 break
             path.append(mem_id)
             node = node.parent
+            if node is None:
+                break
+            mem_id = node.mem_id
         for mem_id in path:
             under[mem_id] = target
         if target is not None:

@@ -14,7 +14,7 @@ from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.chrome import class_of
+from crawlforge.extract.content.chrome import class_of, holds_link
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern
 
@@ -179,7 +179,7 @@ def _cards(body) -> tuple[int, int, list]:
     for _, members in sibling_groups(body):
         if len(members) < 4 or len(members) <= best[0]:
             continue
-        linked = [m for m in members if m.css_first("a[href]") is not None]
+        linked = [m for m in members if holds_link(m)]
         if len(linked) * 2 >= len(members) and len(linked) > best[0]:
             best = (len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
     return best
