@@ -82,7 +82,7 @@ def class_of(node) -> str:
         return ""
 
 
-def _name_hints(hint: str, thread: bool) -> tuple[bool, bool, bool]:
+def _string_hints(hint: str, thread: bool) -> tuple[bool, bool, bool]:
     """The hints of a class (or id), its vocabulary words found in one pass over the whole
     string: no word or phrase spans a blank, and splitting it into names first costs more than
     the names' own cache saves on a site never seen before."""
@@ -110,8 +110,8 @@ class _Hints(dict):
         return found
 
 
-_CLASSES, _THREAD_CLASSES = _Hints(_name_hints, 8192, False), _Hints(_name_hints, 8192, True)
-_IDS, _THREAD_IDS = _Hints(_name_hints, 1024, False), _Hints(_name_hints, 1024, True)
+_CLASSES, _THREAD_CLASSES = _Hints(_string_hints, 8192, False), _Hints(_string_hints, 8192, True)
+_IDS, _THREAD_IDS = _Hints(_string_hints, 1024, False), _Hints(_string_hints, 1024, True)
 
 
 def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
@@ -120,7 +120,7 @@ def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
 
 @lru_cache(maxsize=8192)
 def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool]:
-    """A word's part of `_name_hints`: a few thousand words make the classes of many sites."""
+    """A word's part of `_string_hints`: a few thousand words make the classes of many sites."""
     prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
     return (word.startswith(prefixes) or word in _STRONG_WORDS, word in _WEAK_WORDS,
             word.startswith(_POSITIVE_PREFIXES))

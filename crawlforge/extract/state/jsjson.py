@@ -263,7 +263,7 @@ def sized_text(value):
     the walk (it holds no cycle when there is one)."""
     try:
         text = orjson.dumps(value)
-    except TypeError:  # orjson.JSONEncodeError
+    except orjson.JSONEncodeError:
         return None, serialized_size(value)
     size = len(text)
     for number in _spelled_otherwise(_outside_strings(text) if b'"' in text else text):
