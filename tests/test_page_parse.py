@@ -7,6 +7,7 @@ in code, named as such).
 import asyncio
 import json
 import random
+from itertools import accumulate
 from pathlib import Path
 
 from conftest import awaited
@@ -15,7 +16,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from crawlforge.extract import verdict
+from crawlforge.extract import dom, verdict
 from crawlforge.extract.dom import MAX_NESTING, ParsedPage
 from crawlforge.extract.embedded import extract_embedded_state, page_state
 from crawlforge.extract.extractors import jsonld
@@ -112,6 +113,15 @@ def test_nesting_past_the_cap_is_not_walked_by_the_signature_and_keeps_its_text(
     depths = structure_signature(html)["depths"]
     assert max(map(int, depths)) <= MAX_NESTING + 3
     assert page_doc(html)["text"] == "deep text"
+
+
+def test_the_depth_bound_of_the_nesting_cap_is_never_under_the_deepest_tag():
+    rng = random.Random(11)
+    for _ in range(300):
+        rising = rng.random()  # some streams open far more tags than they close
+        steps = ["" if rng.random() < rising else "/" for _ in range(rng.randrange(1, 3000))]
+        deepest = max(accumulate(1 if step == "" else -1 for step in steps))
+        assert dom._depth_bound(steps, "/") >= deepest
 
 
 def test_collapse_a_piece_at_a_time_is_str_split():
