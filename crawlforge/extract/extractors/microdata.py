@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 
 import lxml.etree
 from extruct.w3cmicrodata import MicrodataExtractor as _ExtructMicrodata
@@ -19,12 +20,35 @@ _ITEMTYPE = re.compile(rb"""itemtype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 
 
 class _TextContentMicrodata(_ExtructMicrodata):
-    """extruct's reader, minus most of its cost: it runs html_text over a cleaned deep
-    copy of every property node, article bodies and reviews included. Here only the
-    properties the normaliser reads get text; only a description keeps html_text's
-    line layout, the others are their DOM textContent with spaces collapsed."""
+    """extruct's reader, minus most of its cost. It walks the whole tree twice for the items,
+    then each item's subtree twice for its properties; here one walk finds both, and each
+    property is filed under its nearest item. It runs html_text over a cleaned deep copy of
+    every property node, article bodies and reviews included; here only the properties the
+    normaliser reads get text; only a description keeps html_text's line layout, the others
+    are their DOM textContent with spaces collapsed. One instance reads one page."""
 
     _text = lxml.etree.XPath("descendant-or-self::text()[not(parent::script or parent::style)]")
+    # (an attribute test per element costs more than the attribute axis)
+    _marked = lxml.etree.XPath("(descendant-or-self::*/@itemscope | descendant-or-self::*/@itemprop)/..")
+    _item_above = lxml.etree.XPath("ancestor::*[@itemscope][1]")
+
+    def extract_items(self, document, base_url):
+        root = document.getroottree().getroot()
+        marked = self._marked(root)  # the elements are kept: their proxies stay the same objects
+        scopes = [node for node in marked if node.get("itemscope") is not None]
+        self._properties = defaultdict(list)
+        for node in marked:
+            if node.get("itemprop") is not None and (above := self._item_above(node)):
+                self._properties[above[0]].append(node)
+        itemids = {node: index for index, node in enumerate(scopes, 1)}
+        items_seen: set = set()
+        read = (self._extract_item(node, items_seen=items_seen, base_url=base_url, itemids=itemids)
+                for node in (scopes if document is root else self._xp_item(document)))
+        return [item for item in read if item]
+
+    def _extract_properties(self, node, items_seen, base_url, itemids):
+        for prop in self._properties.get(node, ()):
+            yield from self._extract_property(prop, items_seen=items_seen, base_url=base_url, itemids=itemids)
 
     def _extract_textContent(self, node):
         names = (node.get("itemprop") or "").split()
@@ -38,15 +62,14 @@ class _TextContentMicrodata(_ExtructMicrodata):
 class MicrodataExtractor(Extractor):
     name = "microdata"
     priority = 60
-    _extruct = _TextContentMicrodata()
 
     def extract(self, page: Page) -> Finding | None:
         if not page.worth_parsing_for("[itemscope]", *_MARKERS) or not _names_read_type(page) or page.tree is None:
             return None
         try:
-            raw = self._extruct.extract_items(page.tree, page.url)
+            raw = _TextContentMicrodata().extract_items(page.tree, page.url)
         except ValueError:  # extruct's cleaner cannot re-insert text holding control characters
-            raw = self._extruct.extract_items(parse_tree(CONTROL_CHARACTERS.sub(" ", page.outline)), page.url)
+            raw = _TextContentMicrodata().extract_items(parse_tree(CONTROL_CHARACTERS.sub(" ", page.outline)), page.url)
         items = [as_jsonld(item) for item in raw]
         nodes, warnings = list(schemaorg.page_entities(items)), []
         return Finding(structured_data=schemaorg.fields_from_nodes(nodes, page.url, warnings), warnings=warnings)
