@@ -319,9 +319,24 @@ def swallowed(iframe) -> None:
     iframe.decompose()
 
 
-_HIDDEN = ('[hidden], [style*="display:none" i], [style*="display: none" i], [style*="visibility:hidden" i], '
-           '[style*="visibility: hidden" i]')
-"""What a browser does not show: the converter drops it, so it takes no part in the scoring either."""
+_HIDDEN_STYLES = ("display:none", "display: none", "visibility:hidden", "visibility: hidden")
+"""Styles a browser does not show (as ``hidden``): the converter drops them, so they take no part
+in the scoring either."""
+_MAYBE_HIDDEN = '[hidden], [style*="none" i], [style*="hidden" i]'
+
+
+def _hidden_nodes(body) -> list:
+    """The nodes ``hidden`` or hidden by a style of `_HIDDEN_STYLES`, each listed once for each of
+    those five it has, as a search for the five lists them, from a search for three: each
+    attribute test is made on every node of the page, and few styles say none or hidden."""
+    found, last = [], None
+    for node in body.css(_MAYBE_HIDDEN):  # a node matching several comes as often, in a row
+        if node.mem_id == last:
+            continue
+        last, attrs = node.mem_id, node.attrs
+        style = (attrs.sget("style", "") or "").lower()  # the selectors' `i`
+        found += [node] * (("hidden" in attrs) + sum(part in style for part in _HIDDEN_STYLES))
+    return found
 
 
 def revealed(body, total: int | None) -> list:
@@ -331,7 +346,7 @@ def revealed(body, total: int | None) -> list:
     ``<div hidden id="S:1">``); a page faded in by script wraps it in a ``display:none`` box:
     hidden as they are, they hold most of its text. Folded tab panels and accordion sections are
     shown too. `total` is the readable text's length, None when not measured yet."""
-    hidden = outermost(body.css(_HIDDEN))
+    hidden = outermost(_hidden_nodes(body))
     if not hidden:
         return []
     sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node in hidden]
