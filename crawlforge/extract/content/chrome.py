@@ -199,7 +199,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = _holders(body.css(_PAGE_MAIN))  # `_holds_page` of each node below, from one search
+    holds_page = _holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
     remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
     doomed, marks = [], _marks(body)
     for node in marks["hidden"]:
@@ -210,7 +210,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for node in styled_hidden:
         if _opened(node, opened):
             unhide(node)
-        elif node.is_element_node and not _holds_page(node):
+        elif node.is_element_node and node.mem_id not in holds_page:  # the chrome tags went, no main with them
             doomed.append(node)
     if not thread:
         doomed += marks["credit"]
@@ -552,7 +552,8 @@ def disclosed(body) -> set:
     """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`,
     or a button's `aria-controls` alone): an accordion's or a FAQ's answers, hidden until the
     reader opens them."""
-    return {name for control in body.css("[aria-controls][aria-expanded=false], button[aria-controls]")
+    return {name for control in body.css("[aria-controls]")  # one attribute tested on every node, not three
+            if control.tag == "button" or control.attrs.get("aria-expanded") == "false"
             for name in (control.attrs.sget("aria-controls", "") or "").split()}
 
 
@@ -587,13 +588,9 @@ def _holders(nodes) -> set:
     return found
 
 
-def _holds_page(node) -> bool:
-    """A chrome tag or role around the content: an unclosed `<aside>` wrapping `<main>`, a
-    modal or dialog the page is rendered in. An ancestor of the page's main is never chrome."""
-    return node.css_first(_PAGE_MAIN) is not None
-
-
 _PAGE_MAIN = "main, [role=main]"
+"""The page's main: a chrome tag or role around it (an unclosed `<aside>` wrapping `<main>`, a
+modal or dialog the page is rendered in) is no chrome."""
 
 
 def _ads_only(node) -> bool:
