@@ -199,7 +199,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         thread = is_thread(body, total)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = _holders(body.css(_PAGE_MAIN))  # `_holds_page` of each node below, from one search
+    holds_page = _holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
     remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
     doomed, marks = [], _marks(body)
     for node in marks["hidden"]:
@@ -210,7 +210,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     for node in styled_hidden:
         if _opened(node, opened):
             unhide(node)
-        elif node.is_element_node and not _holds_page(node):
+        elif node.is_element_node and node.mem_id not in holds_page:  # the chrome tags went, no main with them
             doomed.append(node)
     if not thread:
         doomed += marks["credit"]
@@ -319,9 +319,24 @@ def swallowed(iframe) -> None:
     iframe.decompose()
 
 
-_HIDDEN = ('[hidden], [style*="display:none" i], [style*="display: none" i], [style*="visibility:hidden" i], '
-           '[style*="visibility: hidden" i]')
-"""What a browser does not show: the converter drops it, so it takes no part in the scoring either."""
+_HIDDEN_STYLES = ("display:none", "display: none", "visibility:hidden", "visibility: hidden")
+"""Styles a browser does not show (as ``hidden``): the converter drops them, so they take no part
+in the scoring either."""
+_MAYBE_HIDDEN = '[hidden], [style*="none" i], [style*="hidden" i]'
+
+
+def _hidden_nodes(body) -> list:
+    """The nodes ``hidden`` or hidden by a style of `_HIDDEN_STYLES`, each listed once for each of
+    those five it has, as a search for the five lists them, from a search for three: each
+    attribute test is made on every node of the page, and few styles say none or hidden."""
+    found, last = [], None
+    for node in body.css(_MAYBE_HIDDEN):  # a node matching several comes as often, in a row
+        if node.mem_id == last:
+            continue
+        last, attrs = node.mem_id, node.attrs
+        style = (attrs.sget("style", "") or "").lower()  # the selectors' `i`
+        found += [node] * (("hidden" in attrs) + sum(part in style for part in _HIDDEN_STYLES))
+    return found
 
 
 def revealed(body, total: int | None) -> list:
@@ -331,7 +346,7 @@ def revealed(body, total: int | None) -> list:
     ``<div hidden id="S:1">``); a page faded in by script wraps it in a ``display:none`` box:
     hidden as they are, they hold most of its text. Folded tab panels and accordion sections are
     shown too. `total` is the readable text's length, None when not measured yet."""
-    hidden = outermost(body.css(_HIDDEN))
+    hidden = outermost(_hidden_nodes(body))
     if not hidden:
         return []
     sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node in hidden]
@@ -537,7 +552,8 @@ def disclosed(body) -> set:
     """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`,
     or a button's `aria-controls` alone): an accordion's or a FAQ's answers, hidden until the
     reader opens them."""
-    return {name for control in body.css("[aria-controls][aria-expanded=false], button[aria-controls]")
+    return {name for control in body.css("[aria-controls]")  # one attribute tested on every node, not three
+            if control.tag == "button" or control.attrs.get("aria-expanded") == "false"
             for name in (control.attrs.sget("aria-controls", "") or "").split()}
 
 
@@ -572,13 +588,9 @@ def _holders(nodes) -> set:
     return found
 
 
-def _holds_page(node) -> bool:
-    """A chrome tag or role around the content: an unclosed `<aside>` wrapping `<main>`, a
-    modal or dialog the page is rendered in. An ancestor of the page's main is never chrome."""
-    return node.css_first(_PAGE_MAIN) is not None
-
-
 _PAGE_MAIN = "main, [role=main]"
+"""The page's main: a chrome tag or role around it (an unclosed `<aside>` wrapping `<main>`, a
+modal or dialog the page is rendered in) is no chrome."""
 
 
 def _ads_only(node) -> bool:
