@@ -184,3 +184,15 @@ def test_the_size_limit_counts_utf8_bytes_not_characters():
     assert over_bytes(greek, 1000) and not over_bytes(greek, 1200)
     assert not over_bytes("a" * 1000, 1000) and over_bytes("a" * 1001, 1000)
     assert not over_bytes(greek, None)
+
+
+def test_a_parsed_page_is_measured_by_the_utf8_its_parse_holds_as_its_text_is():
+    from crawlforge.extract.dom import ParsedPage, utf8_html
+    from crawlforge.extract.markdown import over_bytes, page_over_bytes
+    html = page("aerobuzz.de-bremen.html")
+    size = len(html.encode("utf-8"))
+    assert size > len(html)  # umlauts: more bytes than characters
+    for limit in (None, len(html), size - 1, size, size + 1):
+        measured = ParsedPage(html)
+        measured.shared(utf8_html)  # made, as by the parse
+        assert page_over_bytes(ParsedPage(html), limit) == page_over_bytes(measured, limit) == over_bytes(html, limit)

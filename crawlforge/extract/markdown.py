@@ -16,7 +16,7 @@ from crawlforge.extract.content.maincontent import main_content as find_main_con
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
-from crawlforge.extract.dom import ParsedPage, known_page, take_tree
+from crawlforge.extract.dom import ParsedPage, known_page, take_tree, utf8_html
 from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import extract_product
 
@@ -80,7 +80,7 @@ def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True
                         tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
     """``page_content`` of a page parsed already; its tree is left as it was (the pruning works on
     a copy)."""
-    if page.html and (not main_content or over_bytes(page.html, max_bytes)):
+    if page.html and (not main_content or page_over_bytes(page, max_bytes)):
         return _whole_body(page, url, include_images, include_links, tracking_params)
     return _markdown(page.copy() if page.html else None, page.html, url, include_images, include_links,
                      tracking_params)
@@ -192,6 +192,13 @@ def single_product(html: str, url: str) -> dict | None:
         return None
     record = extract_product(html, url)
     return record if record["is_product"] else None
+
+
+def page_over_bytes(page: ParsedPage, max_bytes: int | None) -> bool:
+    """``over_bytes`` of a parsed page, the length of the UTF-8 its parse holds when one was made
+    (a page of megabytes is not encoded again to be measured)."""
+    utf8 = None if max_bytes is None or page.huge else page.made(utf8_html)
+    return over_bytes(page.html, max_bytes) if utf8 is None else len(utf8) > max_bytes
 
 
 def over_bytes(html: str, max_bytes: int | None) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.markdown import over_bytes, parsed_page_content
+from crawlforge.extract.markdown import page_over_bytes, parsed_page_content
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
@@ -34,8 +34,9 @@ class MarkdownPipeline:
         html = adapter.get("html")
         if not html:
             return item
-        if over_bytes(html, self.max_bytes):
+        page = item_page(item, html)
+        if page_over_bytes(page, self.max_bytes):
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
         adapter["markdown"], adapter["page_type"] = await self.work.run(
-            html, parsed_page_content, item_page(item, html), adapter.get("final_url") or adapter["url"], **self.options)
+            html, parsed_page_content, page, adapter.get("final_url") or adapter["url"], **self.options)
         return item
