@@ -7,11 +7,15 @@ Rows keep JS object key order (integer-like ids first), as upstream's do.
 
 import re
 
+import orjson
+
 from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, serialized_size, sized_text, string_text
 
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
 _REF = re.compile(r"\$@?([0-9a-f]+)((?::[^:]*)*)")
+# Where a ``_REF`` string may stand in orjson's text of a row (a key, or inside a string, too).
+_REF_TEXT = re.compile(rb'"\$@?([0-9a-f]+)[":]')
 # What follows the "$" of a ``_REF`` or of a "$$" escape: no other "$" string (an element's "$",
 # "$L1", "$undefined") is one ``resolve_row`` changes.
 _REFERENCE_SECOND = frozenset("0123456789abcdef@$")
@@ -101,19 +105,26 @@ class _Resolver:
         the row that ``resolve_row`` copies (``copied``): those holding a string it may change,
         or met twice (shared, or a cycle), and every container around them. The others hold no
         reference: the result keeps the input's own, unchanged (most of a big stream's rows). A row
-        orjson wrote without a `"$` in its text holds no reference and no cycle: it is not
-        walked, and kept whole (a container it holds twice stays shared, as in the input)."""
+        orjson wrote with no such string in its text (``_may_refer``) holds no cycle either: it is
+        not walked, and kept whole (a container it holds twice stays shared, as in the input)."""
         found = {}
         value = self.rows[row_id]
         copied = self.copied[row_id] = set()
         text = self.texts.get(row_id)
-        if text is not None and b'"$' not in text:  # no "$" string in it, and no cycle (it was written)
+        if text is not None and not self._may_refer(text):  # nothing to change in it, and no cycle (it was written)
             return []
         marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
+        # A container ``_holds`` nothing to change in is left out of the walk; the last one of a node is
+        # walked unwritten when nothing else in the node holds such a string (it must, then).
+        self.unwritten_walk = -1 if text is None else 4 * len(text)
         while stack:  # the "$" strings in the order the walk meets them, then their targets
             node = stack.pop()
-            for child in node.values() if isinstance(node, dict) else node:
+            children = node.values() if isinstance(node, dict) else node
+            last = None if self.unwritten_walk < 0 else next(
+                (child for child in reversed(children) if isinstance(child, (dict, list))), None)
+            marks, held, deferred = len(marked), False, False
+            for child in children:
                 if isinstance(child, str):
                     if child.startswith("$") and child[1:2] in _REFERENCE_SECOND:
                         marked.append((child, node))
@@ -121,9 +132,15 @@ class _Resolver:
                     if id(child) in parents:
                         _mark(copied, parents, child)
                         _mark(copied, parents, node)
-                    else:
+                    elif child is last:
+                        deferred = True
+                    elif self._holds(child):
+                        held = True
                         parents[id(child)] = node
                         stack.append(child)
+            if deferred and (not (held or len(marked) > marks) or self._holds(last)):
+                parents[id(last)] = node
+                stack.append(last)
         for string, node in marked:
             match = self.target(string)
             if match and match.group(1) != row_id:
@@ -131,6 +148,25 @@ class _Resolver:
             if node is not None and (match or string.startswith("$$")):
                 _mark(copied, parents, node)
         return list(found)
+
+    def _holds(self, container):
+        """Whether the walk of a row goes into one of its containers: orjson's text of it may hold
+        a string ``resolve_row`` changes, it cannot write it, or what it wrote for the row's walk
+        reached four times the row's text (the walk is ten times slower than orjson)."""
+        if self.unwritten_walk < 0:
+            return True
+        try:
+            text = orjson.dumps(container)
+        except orjson.JSONEncodeError:
+            return True
+        self.unwritten_walk -= len(text)
+        return self._may_refer(text)
+
+    def _may_refer(self, text):
+        """Whether orjson's text of a row can hold a string ``resolve_row`` changes (a "$$" escape,
+        or a reference to a row): an element's "$" and "$L1" strings do not make it walked."""
+        return b'"$$' in text or any(
+            match.group(1).decode() in self.rows for match in _REF_TEXT.finditer(text))
 
     def resolve_string(self, string, row):
         if not string.startswith("$"):
