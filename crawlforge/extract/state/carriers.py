@@ -273,13 +273,21 @@ def read_bracketed_literal(text, start):
     is then only ever inside a string): the same place, ten times sooner than
     the walk of its tokens, which is for JavaScript literals.
     """
-    opener = text[start:start + 1]
-    if opener not in ("{", "["):
+    if text[start:start + 1] not in ("{", "["):
         return None
     try:
         return text[start:_JSON_END(text, start)[1]]
     except (ValueError, RecursionError):
         pass
+    return read_js_bracketed_literal(text, start)
+
+
+def read_js_bracketed_literal(text, start):
+    """``read_bracketed_literal`` by the walk of its tokens alone: for a literal at `start` whose
+    reading as JSON failed already (a syntax error there is one for the C decoder too)."""
+    opener = text[start:start + 1]
+    if opener not in ("{", "["):
+        return None
     closer = "}" if opener == "{" else "]"
     depth = 0
     for token in _BRACKET_TOKEN_RE.finditer(text, start):
