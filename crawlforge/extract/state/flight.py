@@ -115,8 +115,9 @@ class _Resolver:
             return []
         marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
-        # A container ``_holds`` nothing to change in is left out of the walk; the last one of a node is
-        # walked unwritten when nothing else in the node holds such a string (it must, then).
+        # A container that ``_holds`` nothing to change is left out of the walk; the last one of a node
+        # is walked without being written when nothing else in the node holds such a string (the
+        # node's text did: most likely it is in that one).
         self.unwritten_walk = -1 if text is None else 4 * len(text)
         while stack:  # the "$" strings in the order the walk meets them, then their targets
             node = stack.pop()
