@@ -9,11 +9,14 @@ DOM, never eval, never truncated. See docs/templates.md §5.3 for the order of s
 
 import os
 import re
+from json import JSONDecodeError
 from json.decoder import scanstring
 
 from crawlforge.extract.dom import ParsedPage, folded_html, known_page, utf8_html
 from crawlforge.extract.state import carriers
-from crawlforge.extract.state.carriers import ScannedPage, read_attribute, read_bracketed_literal
+from crawlforge.extract.state.carriers import (
+    ScannedPage, read_attribute, read_bracketed_literal, read_js_bracketed_literal,
+)
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, sized_flight_rows
 from crawlforge.extract.state.framework_data import decode_nuxt_data, sveltekit_data
 from crawlforge.extract.state.jsjson import byte_size, loads, loads_at
@@ -120,22 +123,43 @@ def _bracket_assignment(html, start, end):
     return _EQUALS_RE.match(html, closing.end()) if closing else None
 
 
-def _parse_healing_undefined(literal):
+def _parse_healing_undefined(literal, as_it_stands=True):
     """(value, healed count) of a JSON literal with bare `undefined` read as null.
 
-    Returns (None, -1) when it is not JSON even after healing.
+    Returns (None, -1) when it is not JSON even after healing. ``as_it_stands`` False: the literal
+    is known not to be JSON as it stands.
     """
-    try:
-        return loads(literal), 0
-    except ValueError:
-        pass
-    healed = len(_BARE_UNDEFINED_RE.findall(literal))
+    if as_it_stands:
+        try:
+            return loads(literal), 0
+        except ValueError:
+            pass
+    literal, healed = _BARE_UNDEFINED_RE.subn("null", literal)
     if not healed:
         return None, -1
     try:
-        return loads(_BARE_UNDEFINED_RE.sub("null", literal)), healed
+        return loads(literal), healed
     except ValueError:
         return None, -1
+
+
+def _healed_literal_at(html, start):
+    """(end, value, healed count) of the bracketed literal at `start` read by
+    ``_parse_healing_undefined``, or None when no literal closes there. JSON is read once, where it
+    stands; a literal whose JSON has a syntax error is not read as it stands again (nor is its end
+    looked for by the decoder: the error is found again at the same place)."""
+    if not html.startswith(("{", "["), start):
+        return None
+    try:
+        value, end = loads_at(html, start)
+        return end, value, 0
+    except JSONDecodeError:
+        literal, as_it_stands = read_js_bracketed_literal(html, start), False
+    except ValueError:
+        literal, as_it_stands = read_bracketed_literal(html, start), True
+    if literal is None:
+        return None
+    return (start + len(literal), *_parse_healing_undefined(literal, as_it_stands))
 
 
 def extract_apollo_transport(html):
@@ -146,11 +170,10 @@ def extract_apollo_transport(html):
         if not match:
             return pushes
         position = match.end()
-        literal = read_bracketed_literal(html, position)
-        if literal is None:
+        read = _healed_literal_at(html, position)
+        if read is None:
             continue
-        position += len(literal)
-        value, healed = _parse_healing_undefined(literal)
+        position, value, healed = read
         if healed >= 0:
             pushes.append(value)
 
@@ -255,16 +278,10 @@ def _read_assigned_value(html, start):
     JSON first (bare `undefined` healed); otherwise the text up to `</script`
     read as one JS expression, evaluated statically. Only objects/arrays count.
     """
-    if html.startswith(("{", "["), start):
-        try:
-            return loads_at(html, start)[0], None  # JSON as it stands: what the literal's reading gives
-        except ValueError:
-            pass
-    literal = read_bracketed_literal(html, start)
-    if literal is not None:
-        value, healed = _parse_healing_undefined(literal)
-        if healed >= 0:
-            return value, (f"{healed} bare undefined value(s) read as null" if healed else None)
+    read = _healed_literal_at(html, start)
+    if read is not None and read[2] >= 0:
+        healed = read[2]
+        return read[1], (f"{healed} bare undefined value(s) read as null" if healed else None)
     script_end = html.find("</script", start)
     result = evaluate_literal_source(html[start:] if script_end < 0 else html[start:script_end], first_reason=False)
     if result["ok"] and isinstance(result["value"], (dict, list)):

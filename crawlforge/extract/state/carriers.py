@@ -34,6 +34,9 @@ _CLOSE_TAIL = re.compile(_SPACE + rb"*>")  # what closes a `</script` (``_SCRIPT
 # search for one byte, the fastest, rules most pages out).
 _CASE_TWINS = ((b"\xc5", b"\xc5\xbfcr"), (b"\xc4", b"cr\xc4"))
 _ENTITY_RE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z0-9]+;?)")
+# Entities ``_ENTITY_RE`` reads whole wherever they stand (none is the start of another), with what
+# they decode to; "&amp;" last, so that no "&" it gives is read again.
+_PLAIN_ENTITIES = tuple((name, html.unescape(name)) for name in ("&quot;", "&#39;", "&#039;", "&lt;", "&gt;", "&amp;"))
 
 MAX_JSON_ATTRIBUTES = 50
 MAX_ATTRIBUTE_CHARS = 5 * 1024 * 1024
@@ -237,6 +240,10 @@ def decode_attribute(raw):
     """HTML attribute-value entity decoding (legacy names without `;` included)."""
     if "&" not in raw:
         return raw
+    if raw.count("&") == sum(raw.count(name) for name, _ in _PLAIN_ENTITIES):
+        for name, char in _PLAIN_ENTITIES:  # each "&" opens one of them: a replace each, no call per entity
+            raw = raw.replace(name, char)
+        return raw
     return _ENTITY_RE.sub(lambda match: _decode_entity(match, raw), raw)
 
 
@@ -266,13 +273,21 @@ def read_bracketed_literal(text, start):
     is then only ever inside a string): the same place, ten times sooner than
     the walk of its tokens, which is for JavaScript literals.
     """
-    opener = text[start:start + 1]
-    if opener not in ("{", "["):
+    if text[start:start + 1] not in ("{", "["):
         return None
     try:
         return text[start:_JSON_END(text, start)[1]]
     except (ValueError, RecursionError):
         pass
+    return read_js_bracketed_literal(text, start)
+
+
+def read_js_bracketed_literal(text, start):
+    """``read_bracketed_literal`` by the walk of its tokens alone: for a literal at `start` whose
+    reading as JSON failed already (a syntax error there is one for the C decoder too)."""
+    opener = text[start:start + 1]
+    if opener not in ("{", "["):
+        return None
     closer = "}" if opener == "{" else "]"
     depth = 0
     for token in _BRACKET_TOKEN_RE.finditer(text, start):
@@ -518,7 +533,7 @@ def _json_attribute(match, min_bytes):
     if not (raw.lstrip().startswith("{") and raw.rstrip().endswith("}")):
         return None
     decoded = decode_attribute(raw)
-    if len(decoded.encode("utf-8", "surrogatepass")) < min_bytes:
+    if len(decoded) < min_bytes and len(decoded.encode("utf-8", "surrogatepass")) < min_bytes:
         return None
     data = _parse_json(decoded)
     return {"attribute": attribute, "data": data} if isinstance(data, dict) else None

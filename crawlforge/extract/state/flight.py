@@ -7,11 +7,15 @@ Rows keep JS object key order (integer-like ids first), as upstream's do.
 
 import re
 
+import orjson
+
 from crawlforge.extract.state.jsjson import byte_size, js_key_order, loads, serialized_size, sized_text, string_text
 
 _ROW_HEAD = re.compile(rb"([0-9a-fA-F]+):")
 _TEXT_HEAD = re.compile(rb"T([0-9a-fA-F]+),")
 _REF = re.compile(r"\$@?([0-9a-f]+)((?::[^:]*)*)")
+# Where a ``_REF`` string may stand in orjson's text of a row (a key, or inside a string, too).
+_REF_TEXT = re.compile(rb'"\$@?([0-9a-f]+)[":]')
 # What follows the "$" of a ``_REF`` or of a "$$" escape: no other "$" string (an element's "$",
 # "$L1", "$undefined") is one ``resolve_row`` changes.
 _REFERENCE_SECOND = frozenset("0123456789abcdef@$")
@@ -90,6 +94,7 @@ class _Resolver:
             size += _key_size(row_id) + value_size
         valid_budget = isinstance(budget_bytes, (int, float)) and not isinstance(budget_bytes, bool)
         self.budget = budget_bytes if valid_budget and budget_bytes >= 0 else size
+        self.unwritten = 2 * size  # what orjson may still write to size inlined values (``_size``)
 
     def target(self, string):
         match = _REF.fullmatch(string)
@@ -100,19 +105,27 @@ class _Resolver:
         the row that ``resolve_row`` copies (``copied``): those holding a string it may change,
         or met twice (shared, or a cycle), and every container around them. The others hold no
         reference: the result keeps the input's own, unchanged (most of a big stream's rows). A row
-        orjson wrote without a `"$` in its text holds no reference and no cycle: it is not
-        walked, and kept whole (a container it holds twice stays shared, as in the input)."""
+        orjson wrote with no such string in its text (``_may_refer``) holds no cycle either: it is
+        not walked, and kept whole (a container it holds twice stays shared, as in the input)."""
         found = {}
         value = self.rows[row_id]
         copied = self.copied[row_id] = set()
         text = self.texts.get(row_id)
-        if text is not None and b'"$' not in text:  # no "$" string in it, and no cycle (it was written)
+        if text is not None and not self._may_refer(text):  # nothing to change in it, and no cycle (it was written)
             return []
         marked = [(value, None)] if isinstance(value, str) and value.startswith("$") else []
         stack, parents = ([value], {id(value): None}) if _is_container(value) else ([], {})
+        # A container that ``_holds`` nothing to change is left out of the walk; the last one of a node
+        # is walked without being written when nothing else in the node holds such a string (the
+        # node's text did: most likely it is in that one).
+        self.unwritten_walk = -1 if text is None else 4 * len(text)
         while stack:  # the "$" strings in the order the walk meets them, then their targets
             node = stack.pop()
-            for child in node.values() if isinstance(node, dict) else node:
+            children = node.values() if isinstance(node, dict) else node
+            last = None if self.unwritten_walk < 0 else next(
+                (child for child in reversed(children) if isinstance(child, (dict, list))), None)
+            marks, held, deferred = len(marked), False, False
+            for child in children:
                 if isinstance(child, str):
                     if child.startswith("$") and child[1:2] in _REFERENCE_SECOND:
                         marked.append((child, node))
@@ -120,9 +133,15 @@ class _Resolver:
                     if id(child) in parents:
                         _mark(copied, parents, child)
                         _mark(copied, parents, node)
-                    else:
+                    elif child is last:
+                        deferred = True
+                    elif self._holds(child):
+                        held = True
                         parents[id(child)] = node
                         stack.append(child)
+            if deferred and (not (held or len(marked) > marks) or self._holds(last)):
+                parents[id(last)] = node
+                stack.append(last)
         for string, node in marked:
             match = self.target(string)
             if match and match.group(1) != row_id:
@@ -130,6 +149,25 @@ class _Resolver:
             if node is not None and (match or string.startswith("$$")):
                 _mark(copied, parents, node)
         return list(found)
+
+    def _holds(self, container):
+        """Whether the walk of a row goes into one of its containers: orjson's text of it may hold
+        a string ``resolve_row`` changes, it cannot write it, or what it wrote for the row's walk
+        reached four times the row's text (the walk is ten times slower than orjson)."""
+        if self.unwritten_walk < 0:
+            return True
+        try:
+            text = orjson.dumps(container)
+        except orjson.JSONEncodeError:
+            return True
+        self.unwritten_walk -= len(text)
+        return self._may_refer(text)
+
+    def _may_refer(self, text):
+        """Whether orjson's text of a row can hold a string ``resolve_row`` changes (a "$$" escape,
+        or a reference to a row): an element's "$" and "$L1" strings do not make it walked."""
+        return b'"$$' in text or any(
+            match.group(1).decode() in self.rows for match in _REF_TEXT.finditer(text))
 
     def resolve_string(self, string, row):
         if not string.startswith("$"):
@@ -172,8 +210,20 @@ class _Resolver:
                 return _MISSING
         return value
 
+    def _size(self, value):
+        """``serialized_size(value, self.sizes)``; a container met first is sized from orjson's text,
+        ten times sooner than by the walk, while what orjson wrote for it stays under twice the rows'
+        size (bounding the work on many references into one big row)."""
+        if not _is_container(value) or id(value) in self.sizes or self.unwritten < 0:
+            return serialized_size(value, self.sizes)
+        text, size = sized_text(value, self.sizes)
+        if text is not None:
+            self.unwritten -= len(text)
+            self.sizes[id(value)] = size
+        return size
+
     def _inline(self, value, string):
-        added = serialized_size(value, self.sizes) - len(string_text(string).encode("utf-8", "surrogatepass"))
+        added = self._size(value) - len(string_text(string).encode("utf-8", "surrogatepass"))
         if added > self.budget:
             self.over_budget += 1
             return string

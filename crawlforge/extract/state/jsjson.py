@@ -258,13 +258,13 @@ def byte_size(value):
     return sized_text(value)[1]
 
 
-def sized_text(value):
+def sized_text(value, memo=None):
     """(orjson's UTF-8 text of value, ``byte_size(value)``); the text is None for a value sized by
-    the walk (it holds no cycle when there is one)."""
+    the walk (it holds no cycle when there is one), which ``memo`` is given to (``serialized_size``)."""
     try:
         text = orjson.dumps(value)
     except orjson.JSONEncodeError:
-        return None, serialized_size(value)
+        return None, serialized_size(value, memo)
     size = len(text)
     for number in _spelled_otherwise(_outside_strings(text) if b'"' in text else text):
         parsed = int(number) if number.lstrip(b"-").isdigit() else float(number)
