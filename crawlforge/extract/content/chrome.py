@@ -59,11 +59,15 @@ def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words: the class
     and the id apart, as no word or phrase spans the blank between them. A page's classes repeat,
     its ids mostly do not, and with a cache of their own they leave the classes' cached."""
-    strong, weak, positive = (_THREAD_CLASSES if thread else _CLASSES)[class_of(node)]
-    name = node.id
-    if not name:
+    return _hints(class_of(node), node.id, thread)
+
+
+def _hints(name: str, node_id: str | None, thread: bool) -> tuple[bool, bool, bool]:
+    """`hint_words` of a node's class and id, read already."""
+    strong, weak, positive = (_THREAD_CLASSES if thread else _CLASSES)[name]
+    if not node_id:
         return strong, weak, positive
-    id_strong, id_weak, id_positive = (_THREAD_IDS if thread else _IDS)[name]
+    id_strong, id_weak, id_positive = (_THREAD_IDS if thread else _IDS)[node_id]
     return strong or id_strong, weak or id_weak, positive or id_positive
 
 
@@ -593,13 +597,9 @@ _PAGE_MAIN = "main, [role=main]"
 modal or dialog the page is rendered in) is no chrome."""
 
 
-def _ads_only(node) -> bool:
-    """The node's only chrome words are about ads or a paywall."""
-    return _ads_only_words(class_and_id(node))
-
-
 @lru_cache(maxsize=8192)
 def _ads_only_words(hint: str) -> bool:
+    """The only chrome words of a class and id (`class_and_id`) are about ads or a paywall."""
     words = _WORD.findall(hint.lower())
     return not any(word in _WEAK_WORDS or word.startswith(_STRONG_PREFIXES)
                    and not word.startswith(_AD_PREFIXES) for word in words)
@@ -661,57 +661,67 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, cod
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
     With `cards`, a box named a caption that holds a heading is an item card's text, no caption.
     `code`: whether the body holds code (`pre`, `code`), whose highlighting spans are no chrome."""
-    found, large = [], []
+    found, large, classes = [], [], {}  # classes: mem_id -> class, of the nodes in `large`
     last, named = None, None  # a node with a class and an id comes twice in a row: judged once
     for node in body.css("[class], [id]"):
-        if node.mem_id == last:
+        mem_id = node.mem_id
+        if mem_id == last:
             if named is not None:
                 large.append(named)
             continue
-        last, named = node.mem_id, None
-        strong, weak, positive = hint_words(node, thread)
+        last, named = mem_id, None
+        name, node_id = class_of(node), node.id  # each read once for all the tests below
+        strong, weak, positive = _hints(name, node_id, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
-        if strong and _ads_only(node) and _holds_prose(node):
-            continue
-        if cards and strong and _captions_only(class_and_id(node)) and node.css_first(_HEADING_TAGS) is not None:
-            continue
+        if strong:
+            hint = f"{name} {node_id or ''}"
+            if _ads_only_words(hint) and _holds_prose(node):
+                continue
+            if cards and _captions_only(hint) and node.css_first(_HEADING_TAGS) is not None:
+                continue
         if strong:
             named = (node, 0.3 if positive else 0.5)
         elif not positive and node.tag != "p":
             named = (node, 0.5)
         if named is not None:
             large.append(named)
+            classes[mem_id] = name
     if large:
         size = {}  # each node's text read once, however often it is listed
         sizes = [(node, share, size[node.mem_id] if node.mem_id in size else
                   size.setdefault(node.mem_id, len(node.text(deep=True, strip=True, skip_empty=True))))
                  for node, share in large]
-        spared = page_named(sizes, total)
+        spared = page_named(sizes, total, classes)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
         if found and code else set()
     return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
 
 
-def page_named(sizes: list, total: int) -> set:
+def page_named(sizes: list, total: int, classes: dict | None = None) -> set:
     """mem_ids of the chrome-named nodes whose class, shared by several of them, marks half of
     the page's text: a listing's story cards named `...-ad`, a service page's `promo` cards, each
     small, are together its content. Not comments (a thread's shape decides those), nor weak
-    names (a menu's, a modal's items) but on sections each headed over a paragraph (`skip-item`)."""
+    names (a menu's, a modal's items) but on sections each headed over a paragraph (`skip-item`).
+    `classes`: mem_id -> class of each node, when read already."""
     groups = {}
     for node, share, size in sizes:
-        groups.setdefault(_leading_classes(node), []).append((node, size))
+        name = class_of(node) if classes is None else classes[node.mem_id]
+        groups.setdefault(_leading_classes(name), []).append((node, size))
     spared = set()
     for name, members in groups.items():
         if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name):
             continue  # comments hold much of a thread and its shape decides them
+        weak = _classify(name)[1]
+        share = total * (WEAK_NAMED_SHARE if weak else 0.5)
+        if sum(size for _, size in members) < share:
+            continue  # the outermost of them hold less still: their nesting is not looked up
         sized = {node.mem_id: size for node, size in members}
         outer = outermost(node for node, _ in members)
-        weak = _classify(name)[1]
         if weak and not all(map(_headed_prose, outer)):
             continue  # a menu's or a modal's items hold much of a page and are chrome
-        if sum(sized[node.mem_id] for node in outer) >= total * (WEAK_NAMED_SHARE if weak else 0.5):
+        if sum(sized[node.mem_id] for node in outer) >= share:
             spared |= sized.keys()
     return spared
 
@@ -733,8 +743,8 @@ CARD_CLASSES = 2
 colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-green`)."""
 
 
-def _leading_classes(node) -> str:
-    return " ".join(class_of(node).split()[:CARD_CLASSES])
+def _leading_classes(name: str) -> str:
+    return " ".join(name.split()[:CARD_CLASSES])
 
 
 _THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
