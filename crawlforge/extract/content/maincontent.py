@@ -823,8 +823,8 @@ def other_items(nodes: list, keep=None) -> list:
     kept = _holding_any(keep)
     found = []
     for root in nodes:
-        for _, members in sibling_groups(root):
-            if len(members) >= OTHER_ITEMS and not any(member.mem_id in kept for member in members) \
+        for _, members in sibling_groups(root, OTHER_ITEMS):
+            if not any(member.mem_id in kept for member in members) \
                     and all(_item_card(member) for member in members):
                 found += members
     return found

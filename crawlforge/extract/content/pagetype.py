@@ -138,22 +138,23 @@ _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "
 _NOT_CARD_IDS = tag_ids(_NOT_CARDS)
 
 
-def sibling_groups(body):
-    """Runs of element siblings sharing tag and first class word (cards, posts, results), per parent."""
+def sibling_groups(body, least: int = 2):
+    """Runs of `least` element siblings or more sharing tag and first class word (cards, posts,
+    results), per parent."""
     for parent in body.css("ul, ol, div, section, main, article, tbody"):
         children, tags = [], {}
         for child in parent.iter():  # lexbor passes over the text nodes
             if child.is_element_node and (tag := child.tag_id) not in _NOT_CARD_IDS:  # ints: no name decoded
                 children.append((tag, child))
                 tags[tag] = tags.get(tag, 0) + 1
-        if len(children) < 2:
+        if len(children) < least:
             continue
         groups = {}
         for tag, child in children:
-            if tags[tag] > 1:  # a tag of one child makes no run: its class is not read
+            if tags[tag] >= least:  # fewer children of a tag make no run: their class is not read
                 groups.setdefault((tag, _first_class(child)), []).append(child)
         for members in groups.values():
-            if len(members) >= 2:
+            if len(members) >= least:
                 yield parent, members
 
 
@@ -176,8 +177,8 @@ def _cards(body) -> tuple[int, int, list]:
     """The largest run of siblings that each hold a link: product tiles, search results,
     teasers. Returns (count, text length, the linked siblings)."""
     best = (0, 0, [])
-    for _, members in sibling_groups(body):
-        if len(members) < 4 or len(members) <= best[0]:
+    for _, members in sibling_groups(body, 4):
+        if len(members) <= best[0]:
             continue
         linked = [m for m in members if holds_link(m)]
         if len(linked) * 2 >= len(members) and len(linked) > best[0]:
