@@ -206,8 +206,9 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     holds_page = _holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
     remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
     doomed, marks = [], _marks(body)
+    panels = _holders(body.css(_PANELS)) if marks["hidden"] else set()  # what holds a panel, from one search
     for node in marks["hidden"]:
-        if node.mem_id in holds_page or _folded(node) or _opened(node, opened):  # what it removed held no main
+        if node.mem_id in holds_page or _folded(node, panels) or _opened(node, opened):  # what it removed held no main
             unhide(node)
         elif not _repeated_link(node):
             doomed.append(node)
@@ -538,12 +539,16 @@ def _repeated_link(node) -> bool:
     return node.tag == "a" and node.attributes.get("tabindex") == "-1" and node.attributes.get("aria-hidden") == "true"
 
 
-def _folded(node) -> bool:
+def _folded(node, panels: set | None = None) -> bool:
     """A hidden tab panel or accordion section (`role=tabpanel`, a `role=region` a header
-    labels): the page's content, folded until a reader opens it."""
+    labels): the page's content, folded until a reader opens it. `panels`: mem_ids of the
+    nodes that are or hold a panel (`_holders`), when searched already: a node of none holds no
+    panel, and a page's hundreds of hidden icons are not searched one by one."""
     role = node.attributes.get("role")
     if role == "tabpanel" or role == "region" and node.attributes.get("aria-labelledby") is not None:
         return True
+    if panels is not None and node.mem_id not in panels:
+        return False
     panel = node.css_first(_PANELS)  # a collapse box around its panel, hidden in its place
     return panel is not None and panel.mem_id != node.mem_id \
         and len(panel.text(deep=True, strip=True)) == len(node.text(deep=True, strip=True))

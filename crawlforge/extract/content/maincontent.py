@@ -170,7 +170,9 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
 _BODY_NAMES = re.compile(r"(?:article|entry|post|story|news|blog)[-_]*(?:body|content|text)|"
                          r"(?:body|content)[-_]*(?:text|article|body)|field-*name-*body")
 _LEAD_CLASSES = phrases("lead_classes")
-_LEAD = ", ".join([f"[class*={word}]" for word in _LEAD_CLASSES] + ["[itemprop=description]"])
+_LEAD_SEARCH = "[class], [itemprop=description]"
+"""What may be a lead (`_leads`): a node whose class holds a word of `_LEAD_CLASSES`, or the
+item's description."""
 _CREDIT = re.compile(rf"[(\[]?\s*(?:{pattern('credit_lines').pattern})", re.IGNORECASE)
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 _LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
@@ -517,7 +519,35 @@ _MEMBER_STAT = re.compile(rf"[\W\d.,kK]*(?:{pattern('member_stats').pattern})", 
 
 def _is_lead(node) -> bool:
     """The page marks the node (or a node inside it) as the article's lead or summary."""
-    return node.css_first(_LEAD) is not None
+    return next(_leads(node), None) is not None
+
+
+def _leads(root):
+    """The nodes under `root` (itself too) the page marks as a lead (`_LEAD_SEARCH`), in
+    document order: those with a class or the item property, their classes tested in Python,
+    one regex cached per class, where a selector of each word (`[class*=intro]`, ...) makes
+    over two dozen substring tests on every node. A node with both comes twice in a row."""
+    last, led = None, False
+    for node in root.css(_LEAD_SEARCH):
+        if node.mem_id == last:  # listed again: it is the item's description too
+            if not led:
+                led = True
+                yield node
+            continue
+        last = node.mem_id
+        classes = class_of(node)
+        led = _lead_class(classes) if classes else node.attrs.get("itemprop") == "description"
+        if led:
+            yield node
+
+
+@lru_cache(maxsize=8192)
+def _lead_class(classes: str) -> bool:
+    """A word of `_LEAD_CLASSES` in the class, case and all (as lexbor's `[class*=...]`)."""
+    return _LEAD_CLASS(classes) is not None
+
+
+_LEAD_CLASS = re.compile("|".join(map(re.escape, _LEAD_CLASSES))).search
 
 
 def _is_credit(node, size: int, text_of) -> bool:
@@ -1035,7 +1065,7 @@ def lead_of(body, nodes: list):
 
 
 def _lead_candidates(body, first, chosen: set):
-    """The nodes `_LEAD` matches that `lead_of` may return, in document order: those under the
+    """The leads (`_leads`) that `lead_of` may return, in document order: those under the
     highest of `first` and its four ancestors below `body` (else under `body`), as a lead it
     returns sits in one of them, but for what the chosen nodes hold (walking up from there it
     meets a chosen node first). That leaves the content, most of the subtree, unsearched: a
@@ -1045,17 +1075,17 @@ def _lead_candidates(body, first, chosen: set):
         route.append(node)
         node = node.parent
     if node is None:
-        yield from body.css(_LEAD)
+        yield from _leads(body)
         return
     route = route[:5] if len(route) > 4 else route + [body]
     yield from _leads_around(route[::-1], chosen)
 
 
 def _leads_around(route: list, chosen: set):
-    """`_LEAD`'s matches under `route[0]` in document order, but inside the chosen nodes;
+    """The leads (`_leads`) under `route[0]` in document order, but inside the chosen nodes;
     `route` runs down to the first chosen node, the nodes on it, the chosen ones and those
     holding no element are tested alone (`_marked_lead`), the others' subtrees searched: a
-    search costs ~20 us (its 27 selectors parsed) before it looks at a node."""
+    search costs microseconds (its selectors parsed, its memory made) before it looks at a node."""
     node = route[0]
     if _marked_lead(node):
         yield node
@@ -1070,14 +1100,13 @@ def _leads_around(route: list, chosen: set):
             if _marked_lead(child):
                 yield child
         else:
-            yield from child.css(_LEAD)
+            yield from _leads(child)
 
 
 def _marked_lead(node) -> bool:
-    """The node itself matches `_LEAD` (lexbor's attribute tests are case-sensitive)."""
-    attrs = node.attrs
-    classes = attrs.sget("class", "")
-    return bool(classes) and any(word in classes for word in _LEAD_CLASSES) or attrs.get("itemprop") == "description"
+    """The node itself is marked as a lead (`_leads`)."""
+    classes = class_of(node)
+    return bool(classes) and _lead_class(classes) or node.attrs.get("itemprop") == "description"
 
 
 def product_container(body, best):
