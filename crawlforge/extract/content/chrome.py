@@ -59,16 +59,19 @@ def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
     """(strong chrome, weak chrome, content) as said by the node's class and id words: the class
     and the id apart, as no word or phrase spans the blank between them. A page's classes repeat,
     its ids mostly do not, and with a cache of their own they leave the classes' cached."""
-    return _hints(class_of(node), node.id, thread)
+    return _hints(class_of(node), node.id, thread)[:3]
 
 
-def _hints(name: str, node_id: str | None, thread: bool) -> tuple[bool, bool, bool]:
-    """`hint_words` of a node's class and id, read already."""
-    strong, weak, positive = (_THREAD_CLASSES if thread else _CLASSES)[name]
+def _hints(name: str, node_id: str | None, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
+    """`hint_words` of a node's class and id, read already, and whether they say chrome other
+    than an ad's or a paywall's, other than a caption's (`_word_hints`)."""
+    hints = (_THREAD_CLASSES if thread else _CLASSES)[name]
     if not node_id:
-        return strong, weak, positive
-    id_strong, id_weak, id_positive = (_THREAD_IDS if thread else _IDS)[node_id]
-    return strong or id_strong, weak or id_weak, positive or id_positive
+        return hints
+    strong, weak, positive, not_ad, not_caption = hints
+    id_strong, id_weak, id_positive, id_not_ad, id_not_caption = (_THREAD_IDS if thread else _IDS)[node_id]
+    return (strong or id_strong, weak or id_weak, positive or id_positive, not_ad or id_not_ad,
+            not_caption or id_not_caption)
 
 
 def class_and_id(node) -> str:
@@ -86,17 +89,18 @@ def class_of(node) -> str:
         return ""
 
 
-def _string_hints(hint: str, thread: bool) -> tuple[bool, bool, bool]:
-    """The hints of a class (or id), its vocabulary words found in one pass over the whole
-    string: no word or phrase spans a blank, and splitting it into names first costs more than
-    the names' own cache saves on a site never seen before."""
+def _string_hints(hint: str, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
+    """The hints of a class (or id) (`_hints`), its vocabulary words found in one pass over the
+    whole string: no word or phrase spans a blank, and splitting it into names first costs more
+    than the names' own cache saves on a site never seen before."""
     hint = hint.lower()
-    strong = weak = positive = False
+    strong = weak = positive = not_ad = not_caption = False
     for word in _VOCABULARY_WORDS(" " + hint):
-        word_strong, word_weak, word_positive = _word_hints(word, thread)
+        word_strong, word_weak, word_positive, word_not_ad, word_not_caption = _word_hints(word, thread)
         strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
+        not_ad, not_caption = not_ad or word_not_ad, not_caption or word_not_caption
     weak = weak or _WEAK_PHRASE(hint) is not None
-    return strong, weak, positive
+    return strong, weak, positive, not_ad, not_caption
 
 
 class _Hints(dict):
@@ -107,7 +111,7 @@ class _Hints(dict):
         super().__init__()
         self.make, self.size, self.thread = make, size, thread
 
-    def __missing__(self, hint: str) -> tuple[bool, bool, bool]:
+    def __missing__(self, hint: str) -> tuple:
         if len(self) >= self.size:
             self.clear()
         found = self[hint] = self.make(hint, self.thread)
@@ -118,16 +122,20 @@ _CLASSES, _THREAD_CLASSES = _Hints(_string_hints, 8192, False), _Hints(_string_h
 _IDS, _THREAD_IDS = _Hints(_string_hints, 1024, False), _Hints(_string_hints, 1024, True)
 
 
-def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool]:
+def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool, bool, bool]:
     return (_THREAD_CLASSES if thread else _CLASSES)[hint]
 
 
 @lru_cache(maxsize=8192)
-def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool]:
-    """A word's part of `_string_hints`: a few thousand words make the classes of many sites."""
+def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
+    """A word's part of `_string_hints`: a few thousand words make the classes of many sites.
+    The last two, whatever the `thread`: a chrome word not about ads or a paywall, and one not
+    naming a caption."""
     prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
-    return (word.startswith(prefixes) or word in _STRONG_WORDS, word in _WEAK_WORDS,
-            word.startswith(_POSITIVE_PREFIXES))
+    weak, chrome = word in _WEAK_WORDS, word.startswith(_STRONG_PREFIXES)
+    return (word.startswith(prefixes) or word in _STRONG_WORDS, weak, word.startswith(_POSITIVE_PREFIXES),
+            weak or chrome and not word.startswith(_AD_PREFIXES),
+            weak or word in _STRONG_WORDS or chrome and not word.startswith(_CAPTION_PREFIXES))
 
 
 def _trie(words: list) -> str:
@@ -602,22 +610,6 @@ _PAGE_MAIN = "main, [role=main]"
 modal or dialog the page is rendered in) is no chrome."""
 
 
-@lru_cache(maxsize=8192)
-def _ads_only_words(hint: str) -> bool:
-    """The only chrome words of a class and id (`class_and_id`) are about ads or a paywall."""
-    words = _WORD.findall(hint.lower())
-    return not any(word in _WEAK_WORDS or word.startswith(_STRONG_PREFIXES)
-                   and not word.startswith(_AD_PREFIXES) for word in words)
-
-
-@lru_cache(maxsize=8192)
-def _captions_only(hint: str) -> bool:
-    """The node's only chrome words name a caption."""
-    words = _WORD.findall(hint.lower())
-    return not any(word in _WEAK_WORDS or word in _STRONG_WORDS or word.startswith(_STRONG_PREFIXES)
-                   and not word.startswith(_CAPTION_PREFIXES) for word in words)
-
-
 def _holds_prose(node) -> bool:
     """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
     return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
@@ -676,15 +668,13 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, cod
             continue
         last, named = mem_id, None
         name, node_id = class_of(node), node.id  # each read once for all the tests below
-        strong, weak, positive = _hints(name, node_id, thread)
+        strong, weak, positive, not_ad, not_caption = _hints(name, node_id, thread)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
-        if strong:
-            hint = f"{name} {node_id or ''}"
-            if _ads_only_words(hint) and _holds_prose(node):
-                continue
-            if cards and _captions_only(hint) and node.css_first(_HEADING_TAGS) is not None:
-                continue
+        if strong and not not_ad and _holds_prose(node):
+            continue  # its only chrome words are about ads or a paywall
+        if cards and strong and not not_caption and node.css_first(_HEADING_TAGS) is not None:
+            continue  # its only chrome words name a caption
         if strong:
             named = (node, 0.3 if positive else 0.5)
         elif not positive and node.tag != "p":
