@@ -173,7 +173,12 @@ _NEVER_CHROME = frozenset({"html", "body", "main"})
 
 def hint_weight(node, thread: bool = False) -> int:
     """+25/-25 from class and id words, as readability does (on a `thread` comments are content)."""
-    strong, weak, positive = hint_words(node, thread)
+    return name_weight(class_of(node), node.id, thread)
+
+
+def name_weight(name: str, node_id: str | None, thread: bool = False) -> int:
+    """`hint_weight` of a node's class and id, read already."""
+    strong, weak, positive, _, _ = _hints(name, node_id, thread)
     return (25 if positive else 0) - (25 if strong or weak else 0)
 
 

@@ -20,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, sibling_groups, tagged_only
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.chrome import (AD_LABEL, BOILERPLATE_LINE, HEADINGS, NON_CONTENT_TAGS, UI_LINE,
-                                               NAMED_CARDS, class_of, hint_weight, holds_any,
+                                               NAMED_CARDS, class_of, hint_weight, holds_any, name_weight,
                                                holds_link, link_density, near_tags, outermost, page_named, prune,
                                                remove_outermost, style_hides)
 from crawlforge.extract.dom import tag_ids
@@ -91,16 +91,28 @@ def score_candidates(blocks: dict) -> dict:
                 tag = ancestor.tag
                 if tag == "html":  # never scored, so a scored node is no html
                     break
-                weight = _TAG_WEIGHT.get(tag, 0) + hint_weight(ancestor) + _body_hint(ancestor)
+                weight = _TAG_WEIGHT.get(tag, 0) + _weight(ancestor)
                 entry = scores[mem_id] = [ancestor, weight]
             entry[1] += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
     return scores
 
 
+def _weight(node) -> int:
+    """The node's class and id weight (`hint_weight`) and its body hint (`_body_hint`), from
+    one read of its attributes."""
+    attributes = node.attributes
+    return name_weight(attributes.get("class") or "", attributes.get("id")) + _body_named(attributes)
+
+
 def _body_hint(node) -> int:
     """The page names its article body: schema.org articleBody or a body/content class."""
-    attributes = node.attributes  # a dict of them all, for three: ``attrs.get`` of a name it lacks costs twice as much
+    return _body_named(node.attributes)
+
+
+def _body_named(attributes: dict) -> int:
+    """`_body_hint` of a node's attributes: a dict of them all, for three (``attrs.get`` of a
+    name it lacks costs twice as much)."""
     if attributes.get("itemprop") == "articleBody" or _names_body(attributes.get("class") or "") \
             or _names_body(attributes.get("id") or ""):
         return 25
