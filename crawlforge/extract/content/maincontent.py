@@ -510,9 +510,12 @@ spares most lines the date pattern, slow on words, and so do the tests of their 
 
 def is_dateline(text: str) -> bool:
     """A line that is only a date or time, with the words that announce one (`Erstellt am
-    Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`)."""
+    Dienstag 6. Mai 2014`, `Updated: 12.12.2022, 08:30 Uhr`). The hint, digits and separators
+    only, is the same before lower-casing: most lines are spared that too."""
+    if not _DATE_HINT(text):
+        return False
     text = text.lower()
-    if not _DATE_HINT(text) or _TOKEN.sub("", text).strip(" .,:/|()+-–") \
+    if _TOKEN.sub("", text).strip(" .,:/|()+-–") \
             or not all(token.isdigit() or token in _DATE_WORDS for token in _TOKEN.findall(text)):
         return False
     return _DATE.search(text) is not None  # the slow test last
