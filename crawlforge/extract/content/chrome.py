@@ -191,21 +191,33 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         return bool(thread)
     total, whole = None, []  # whole: the text's length, scripts' too (`_over_half`)
     found = {"form": [], "noscript": [], "iframe": [], "svg": []}
-    for node in body.css("form, noscript, iframe, svg"):  # one walk of the page for the four
-        found.setdefault(node.tag, []).append(node)
+    controls, last = [], None  # the page's [aria-controls], for `disclosed`
+    for node in body.css("form, noscript, iframe, svg, [aria-controls]"):  # one walk of the page for the five
+        if node.mem_id == last:  # one of the four with aria-controls too comes twice in a row
+            controls.append(node)
+            continue
+        last, tag = node.mem_id, node.tag
+        if tag in found:
+            found[tag].append(node)
+        else:
+            controls.append(node)
     forms = [form for form in found["form"] if form.css_first(_CHROME_FORM_FIELDS) is not None]
+    changed = False  # a node unwrapped or a page parsed again: the walk's lists are out of date
     for noscript in found["noscript"]:  # left open it swallows the page; or it holds the article
         if _over_half(noscript, body, whole) or _holds_prose(noscript):
             noscript.unwrap()
+            changed = True
     reparsed = False
     for iframe in found["iframe"]:
         if _over_half(iframe, body, whole):
             swallowed(iframe)
-            reparsed = True
+            reparsed = changed = True
     for svg in body.css("svg") if reparsed else found["svg"]:  # a drawing left open swallows the page as its text
         if _over_half(svg, body, whole):
             svg.unwrap()
-    opened = disclosed(body)  # before the strip: the controls are mostly <button>s
+            changed = True
+    # before the strip: the controls are mostly <button>s; searched again when the page changed
+    opened = disclosed(body.css("[aria-controls]") if changed else controls)
     streamed_into_place(body)  # before the strip: the placeholders are <template>s
     tree.strip_tags(NON_CONTENT_TAGS)
     if forms or thread is None:
@@ -570,11 +582,12 @@ def _folded(node, panels: set | None = None) -> bool:
 _PANELS = "[role=tabpanel], [role=region][aria-labelledby]"
 
 
-def disclosed(body) -> set:
+def disclosed(controls: list) -> set:
     """Ids of the panels a folded control opens (`aria-expanded="false"` and `aria-controls`,
     or a button's `aria-controls` alone): an accordion's or a FAQ's answers, hidden until the
-    reader opens them."""
-    return {name for control in body.css("[aria-controls]")  # one attribute tested on every node, not three
+    reader opens them. `controls`: the page's nodes with `aria-controls`, one attribute
+    searched on every node (not three)."""
+    return {name for control in controls
             if control.tag == "button" or control.attrs.get("aria-expanded") == "false"
             for name in (control.attrs.sget("aria-controls", "") or "").split()}
 
