@@ -64,8 +64,9 @@ class MicrodataExtractor(Extractor):
     priority = 60
 
     def extract(self, page: Page) -> Finding | None:
-        if not page.worth_parsing_for("[itemscope]", *_MARKERS) or not _names_read_type(page) or page.tree is None:
-            return None
+        if b"itemscope" not in page.parsed_page.shared(folded_html) or not page.worth_parsing_for(
+                "[itemscope]", *_MARKERS) or not _names_read_type(page) or page.tree is None:
+            return None  # no item without the word, in any case: a scan for it costs less than a walk of the tree
         try:
             raw = _TextContentMicrodata().extract_items(page.tree, page.url)
         except ValueError:  # extruct's cleaner cannot re-insert text holding control characters
