@@ -29,7 +29,7 @@ from crawlforge.extract.dom import ParsedPage  # noqa: E402
 from crawlforge.extract.embedded import embedded_state_of  # noqa: E402
 from crawlforge.extract.frontmatter import render_document  # noqa: E402
 from crawlforge.extract.markdown import page_markdown  # noqa: E402
-from crawlforge.extract.structure import tree_signature  # noqa: E402
+from crawlforge.extract.structure import page_signature  # noqa: E402
 from crawlforge.extract.structured import page_structured_data  # noqa: E402
 from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc  # noqa: E402
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
@@ -68,7 +68,9 @@ def structured(page: dict) -> dict:
 
 
 def markdown(page: dict) -> str:
-    page["markdown"] = page_markdown(page["parsed"], page["url"])
+    # the last stage to read the tree prunes it itself, the structure signature made from it first (as MarkdownPipeline)
+    page["parsed"].shared(page_signature)
+    page["markdown"] = page_markdown(page["parsed"], page["url"], take=True)
     return page["markdown"]
 
 
@@ -80,7 +82,7 @@ def frontmatter(page: dict) -> str:
 
 def structure(page: dict) -> dict:
     content_hash(page["markdown"], page["html"])  # timed here, digested with the markdown
-    return tree_signature(page["parsed"].tree)
+    return page["parsed"].handed(page_signature)
 
 
 # In pipeline order: later stages read what earlier ones left on the page.

@@ -142,7 +142,9 @@ class ParsedPage:
     """One page's HTML and the one parse its stages share, made when a stage first needs it.
 
     ``tree`` is read, never changed: a stage that prunes or rewrites nodes works on ``copy()``
-    (half the cost of a parse). A page over ``KEEP_MAX_CHARS`` is never held as one tree: its
+    (half the cost of a parse), or, when no later stage reads the tree, on ``take()``: the tree
+    itself, no longer the page's (what the later stages read of it is made first, as ``shared``
+    values). A page over ``KEEP_MAX_CHARS`` is never held as one tree: its
     ``tree`` is its outline (the head, the top of the body and every script:
     ``segments.outline``), which is all the verdict, structured data and structure signature
     read, and what reads the whole page reads ``whole()``, its pieces parsed one at a time.
@@ -192,11 +194,18 @@ class ParsedPage:
         except SelectolaxError:  # selectolax cannot clone some doctypes (`<!DOCTYPE html SYSTEM "x">`)
             return parse_page(self.html, self.shared(utf8_html))
 
-    def whole(self, changed: bool = False) -> Iterator[LexborHTMLParser]:
+    def take(self) -> LexborHTMLParser:
+        """``copy()`` for the last reader of the tree, which changes it: the tree itself when one was
+        made (no copy), no longer the page's, so that a later reader parses the page again."""
+        tree = None if self.huge else self.__dict__.pop("tree", None)
+        return self.copy() if tree is None else tree
+
+    def whole(self, changed: bool = False, take: bool = False) -> Iterator[LexborHTMLParser]:
         """Trees that together hold the whole page, in order: the tree (a copy when the caller
-        changes it), or a huge page's pieces, each parsed when it is reached and the caller's."""
+        changes it, the tree itself when it ``take``s it), or a huge page's pieces, each parsed when
+        it is reached and the caller's."""
         if not self.huge:
-            yield self.copy() if changed else self.tree
+            yield self.take() if take else self.copy() if changed else self.tree
             return
         for piece in self.pieces:
             yield parse_page(segments.piece_html(self.html, piece))

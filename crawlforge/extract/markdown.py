@@ -72,17 +72,21 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
         html = bytes(html).decode("utf-8", errors="replace")
     if html and (not main_content or over_bytes(html, max_bytes)):
         return _whole_body(known_page(html) or ParsedPage(html), url, include_images, include_links, tracking_params)
-    return _markdown(take_tree(html) if html else None, html, url, include_images, include_links, tracking_params)
+    record = single_product(html, url)  # before the tree is taken: the record's readers may read it
+    return _markdown(take_tree(html) if html else None, record, url, include_images, include_links, tracking_params)
 
 
 def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
                         include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
-                        tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
+                        tracking_params: tuple = TRACKING_PARAMS, take: bool = False) -> PageContent:
     """``page_content`` of a page parsed already; its tree is left as it was (the pruning works on
-    a copy)."""
+    a copy), or, with ``take``, pruned itself (``ParsedPage.take``: for the tree's last reader)."""
     if page.html and (not main_content or page_over_bytes(page, max_bytes)):
-        return _whole_body(page, url, include_images, include_links, tracking_params)
-    return _markdown(page.copy() if page.html else None, page.html, url, include_images, include_links,
+        return _whole_body(page, url, include_images, include_links, tracking_params, take)
+    if not page.html:
+        return PageContent("", "other")
+    record = single_product(page.html, url)  # before the tree is taken: the record's readers may read it
+    return _markdown(page.take() if take else page.copy(), record, url, include_images, include_links,
                      tracking_params)
 
 
@@ -91,11 +95,10 @@ def page_markdown(page: ParsedPage, url: str, **options) -> str:
     return parsed_page_content(page, url, **options).markdown
 
 
-def _markdown(tree, html: str, url: str, include_images: bool, include_links: bool,
+def _markdown(tree, record: dict | None, url: str, include_images: bool, include_links: bool,
               tracking_params: tuple) -> PageContent:
     if tree is None or tree.body is None:
         return PageContent("", "other")
-    record = single_product(html, url)
     kind, nodes = find_main_content(tree, url, record)
     markdown = _convert(nodes, document_base(tree, url), include_images, include_links, tracking_params)
     if record is None:
@@ -104,11 +107,12 @@ def _markdown(tree, html: str, url: str, include_images: bool, include_links: bo
 
 
 def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links: bool,
-                tracking_params: tuple) -> PageContent:
+                tracking_params: tuple, take: bool = False) -> PageContent:
     """The whole body without scoring, a tree at a time (a huge page's pieces: ``ParsedPage.whole``);
     its kind is only what its data declares."""
+    record = single_product(page.html, url)  # before the tree is taken: the record's readers may read it
     parts, kind, base = [], "other", url
-    for index, tree in enumerate(page.whole(changed=True)):
+    for index, tree in enumerate(page.whole(changed=True, take=take)):
         if index == 0:
             kind, base = declared_type(tree) or "other", document_base(tree, url)
         if tree.body is not None:
@@ -122,7 +126,6 @@ def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links:
         parts[-1] = parts[-1].rstrip() + "\n"
         parts[0] = parts[0].lstrip()
     markdown = "\n\n".join(parts)
-    record = single_product(page.html, url)
     if record is None:
         return PageContent(markdown, kind)
     return PageContent(_tidy(with_product_header(markdown, record)), "product")

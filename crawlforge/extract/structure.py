@@ -11,7 +11,7 @@ from operator import attrgetter
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.dom import parse_page
+from crawlforge.extract.dom import ParsedPage, parse_page
 
 _TAG = attrgetter("tag")  # a C call per element, not a generator's step
 
@@ -40,6 +40,12 @@ def tree_signature(tree: LexborHTMLParser, root: str | None = None) -> dict:
         depths[str(level)] = len(elements)
         tags.update(map(_TAG, elements))
     return {"tags": sorted(tags), "depths": depths}
+
+
+def page_signature(page: ParsedPage) -> dict:
+    """``tree_signature`` of a page's shared parse, for ``page.shared``: made before the markdown
+    takes the tree to prune it (``ParsedPage.take``), or when the signature is asked for."""
+    return tree_signature(page.tree)
 
 
 def _depth(node) -> int:

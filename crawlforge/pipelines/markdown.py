@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 from itemadapter import ItemAdapter
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
 
-from crawlforge.extract.markdown import page_over_bytes, parsed_page_content
+from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.markdown import PageContent, page_over_bytes, parsed_page_content
+from crawlforge.extract.structure import page_signature
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
+from crawlforge.pipelines.structure import StructurePipeline
+
+
+def taking_content(page: ParsedPage, url: str, made_first: tuple, **options) -> PageContent:
+    """``parsed_page_content`` pruning the page's own tree (no copy), the markdown being the last
+    stage to read it: what the later stages read of the tree (``made_first``, makers of
+    ``page.shared`` values) is made from it first."""
+    for make in made_first:
+        page.shared(make)
+    return parsed_page_content(page, url, take=True, **options)
+
+
+def runs_after(crawler, pipeline: type, earlier: type) -> bool:
+    """Whether the crawl's ``ITEM_PIPELINES`` run ``pipeline`` after ``earlier`` (or without it)."""
+    order = [load_object(path) for path in build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))]
+    return pipeline in order and (earlier not in order or order.index(pipeline) > order.index(earlier))
 
 
 class MarkdownPipeline:
     def __init__(self, crawler):
         self.stats = crawler.stats
         self.work = PageWork.of(crawler)
+        # the structure signature, the one thing a later stage reads of the tree the markdown prunes
+        self.made_first = (page_signature,) if runs_after(crawler, StructurePipeline, type(self)) else ()
         settings = crawler.settings
         self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
         self.options = {
@@ -38,5 +60,5 @@ class MarkdownPipeline:
         if page_over_bytes(page, self.max_bytes):
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
         adapter["markdown"], adapter["page_type"] = await self.work.run(
-            html, parsed_page_content, page, adapter.get("final_url") or adapter["url"], **self.options)
+            html, taking_content, page, adapter.get("final_url") or adapter["url"], self.made_first, **self.options)
         return item

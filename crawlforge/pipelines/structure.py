@@ -13,7 +13,7 @@ from urllib.request import url2pathname, urlopen
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.structure import structural_similarity, tree_signature
+from crawlforge.extract.structure import page_signature, structural_similarity
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
 from crawlforge.pipelines.isolation import optional_step
@@ -47,10 +47,6 @@ def read_baseline(uri: str) -> dict[str, dict]:
     return {r["url"]: r for r in records if isinstance(r, dict) and r.get("url") and r.get("structure_signature")}
 
 
-def page_signature(page) -> dict:
-    return tree_signature(page.tree)
-
-
 class StructurePipeline:
     def __init__(self, crawler):
         settings = crawler.settings
@@ -71,7 +67,7 @@ class StructurePipeline:
         html = adapter.get("html")
         if not html:
             return item  # records from APIs (jobs, collection entries) have no page structure
-        adapter["structure_signature"] = signature = await self.work.run(html, page_signature, item_page(item, html))
+        adapter["structure_signature"] = signature = await self.work.run(html, item_page(item, html).handed, page_signature)
         adapter["content_hash"] = digest = content_hash(adapter.get("markdown") or "", html)
         if self.baseline is not None:
             self.compare(adapter, signature, digest)

@@ -103,13 +103,14 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         item = self.page_or_failure(response)
         if item is None:
             return
-        yield item
         depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
         too_deep = self.max_depth is not None and depth >= self.max_depth
-        if too_deep or not response.meta.get("crawlforge_follow", self.follow):
-            return
-        page = response_page(response)
-        links = await PageWork.of(self.crawler).run(page.html, page_links, page, response.url, response.encoding)
+        links = []
+        if not too_deep and response.meta.get("crawlforge_follow", self.follow):
+            # read before the item goes on: its markdown prunes the page's tree itself (``ParsedPage.take``)
+            page = response_page(response)
+            links = await PageWork.of(self.crawler).run(page.html, page_links, page, response.url, response.encoding)
+        yield item
         for url in links:
             if self.follows(url, response.url) and (request := self.schedule(url)):
                 yield request
