@@ -9,7 +9,7 @@ from functools import cached_property
 from extruct.utils import parse_html
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.dom import ParsedPage, page_of, utf8_html
+from crawlforge.extract.dom import ParsedPage, folded_html, page_of, utf8_html
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
@@ -98,14 +98,19 @@ class Page:
 
     @cached_property
     def head_tree(self) -> LexborHTMLParser | None:
-        """A lexbor parse of the text before ``</head>`` (the page, or a huge page's outline, when
-        there is none), for the head readers: scripting on, as in a browser, so a tracking
-        ``<img>`` in a ``<noscript>`` does not end the head (the shared parse has it off). None
-        when blank. Its UTF-8 is cut from the page's when the shared parse made that already."""
+        """The tree the head readers read: ``dom`` when no ``<noscript>`` comes before ``</head>``
+        (its head is then a browser's), else a lexbor parse of the text before ``</head>`` (the
+        page, or a huge page's outline, when there is none) with scripting on, as in a browser,
+        so a tracking ``<img>`` in a ``<noscript>`` does not end the head (the shared parse has
+        it off). None when blank. Its UTF-8 is cut from the page's when the shared parse made
+        that already."""
         text = self.html[: self.head_end] if self.head_end < len(self.html) else self.outline
         if not text or text.isspace():
             return None
         page = self.parsed_page
+        folded = page.shared(folded_html)
+        if folded.find(b"<noscript", 0, head_end(folded)) == -1:
+            return self.dom
         utf8 = page.made(utf8_html) if not page.huge else None
         utf8 = utf8[: head_end(utf8)] if utf8 is not None else text.encode("utf-8", "surrogatepass")
         return LexborHTMLParser(utf8, scripting=True)

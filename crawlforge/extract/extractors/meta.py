@@ -18,7 +18,7 @@ class MetaTagsExtractor(Extractor):
     def extract(self, page: Page) -> Finding | None:
         if page.head_tree is None:
             return None
-        trees = (page.head_tree, page.dom)
+        trees = (page.head_tree, page.dom) if page.head_tree is not page.dom else (page.dom,)
         title = next((node for tree in trees for node in tree.tags("title") if not _in_svg(node)), None)
         description = _first(trees, "meta", "name", "description")
         canonical = _first(trees, "link", "rel", "canonical")
