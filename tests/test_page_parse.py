@@ -16,6 +16,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
+from crawlforge import settings
 from crawlforge.extract import dom, verdict
 from crawlforge.extract.dom import MAX_NESTING, ParsedPage
 from crawlforge.extract.embedded import extract_embedded_state, page_state
@@ -87,6 +88,23 @@ def test_the_spiders_page_carries_the_verdicts_parse_to_the_pipelines_and_not_in
     assert item_page(item, item.html) is parsed
     assert item.markdown and item.structure_signature and item.structured_data
     assert "_parsed" not in item.model_dump() and "parsed" not in json.loads(item.model_dump_json())
+
+
+def test_the_markdown_step_prunes_the_pages_own_tree_and_the_later_readers_read_it_as_it_was():
+    html = IKEA.read_text(encoding="utf-8")
+    response = HtmlResponse(IKEA_URL, body=IKEA.read_bytes(), encoding="utf-8", request=Request(IKEA_URL))
+    item = page_item(response)
+    tree = item_page(item, item.html).tree
+    before = tree.html
+    crawler = get_crawler(SiteSpider, {name: getattr(settings, name) for name in dir(settings) if name.isupper()})
+    crawler.spider = crawler._create_spider(url=IKEA_URL)
+    for pipeline in (MarkdownPipeline, StructurePipeline):
+        awaited(build_from_crawler(pipeline, crawler).process_item(item))
+    page = item_page(item, item.html)
+    assert "tree" not in page.__dict__ and len(tree.html) < len(before)  # taken and pruned, no copy made
+    assert item.markdown == html_to_markdown(html, IKEA_URL)
+    assert item.structure_signature == structure_signature(html)  # made before the pruning
+    assert tree_signature(page.tree) == structure_signature(html)  # a later reader parses the page again
 
 
 def test_a_requests_parse_is_freed_when_its_items_are_through_not_when_the_response_dies():
