@@ -29,6 +29,7 @@ _JSON_END = json.JSONDecoder().raw_decode  # (value, end) of the JSON value at a
 # page's folded bytes as the str patterns read its text.
 _SPACE = rb"(?:[\t\n\v\f\r\x1c-\x1f ]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80)"
 _CLOSE_TAIL = re.compile(_SPACE + rb"*>")  # what closes a `</script` (``_SCRIPT_CLOSE_RE``)
+_JSON_TYPES = (b"application/json", b"text/json")  # a JSON script's types, each ending "/json"
 # A case-blind str pattern reads İ and ı (C4 B0, C4 B1) as i, and ſ (C5 BF) as s: a `<script` or
 # `</script` written with one holds one of these (plain searches, far faster than one regex; a
 # search for one byte, the fastest, rules most pages out).
@@ -138,7 +139,7 @@ class ScannedPage:
         if self._twinned:
             return self.scripts
         folded = self.folded
-        if b"/json" not in folded:  # in no script's attributes either: their scan is not needed
+        if not _json_type_in_tag(folded):  # in no script's attributes either: their scan is not needed
             return []
         return [(self.text_at(attrs), self.text_at(body)) for attrs, body in self._script_spans
                 if folded.find(b"/json", *attrs) >= 0
@@ -153,6 +154,21 @@ class ScannedPage:
         finds it (plain re.I also matches i, k, s to Unicode twins); bytes.lower() is 4x faster
         than str's."""
         return word.lower().encode() in self.folded
+
+
+def _json_type_in_tag(folded):
+    """Whether "application/json" or "text/json" stands where a script's attributes can hold it:
+    after a `<script` with no ">" between. Most pages that say "/json" say it in code or a link
+    only; found from each "/json" (one search for both), with no scan of every script."""
+    index = folded.find(b"/json")
+    while index >= 0:
+        for json_type in _JSON_TYPES:
+            start = index + 5 - len(json_type)
+            if start >= 0 and folded.startswith(json_type, start) and folded.find(
+                    b"<script", folded.rfind(b">", 0, start) + 1, start) >= 0:
+                return True
+        index = folded.find(b"/json", index + 5)
+    return False
 
 
 def _comment_spans(folded):
