@@ -174,15 +174,27 @@ def _json_type_in_tag(folded):
 def _comment_spans(folded):
     """(start, end) of each comment, and whether a `<!--` is left unclosed. A script inside a comment
     is not one the page runs. A comment ends at the first ``-->`` after its ``<!--`` (as a lazy
-    regex ``<!--.*?-->`` with DOTALL), found with two plain searches."""
-    spans, start = [], folded.find(b"<!--")
+    regex ``<!--.*?-->`` with DOTALL), found with plain searches."""
+    spans, start = [], _comment_start(folded, 0)
     while start >= 0:
         end = folded.find(b"-->", start + 4)
         if end < 0:
             return spans, True
         spans.append((start, end + 3))
-        start = folded.find(b"<!--", end + 3)
+        start = _comment_start(folded, end + 3)
     return spans, False
+
+
+def _comment_start(folded, position):
+    """``folded.find(b"<!--", position)``, found from each "!": a search for one byte (memchr) is
+    several times faster than one for four, and a page has some 130 "!" in all (dev pages: a
+    third of the time)."""
+    bang = folded.find(b"!", position + 1)
+    while bang >= 0:
+        if folded.startswith(b"<!--", bang - 1):
+            return bang - 1
+        bang = folded.find(b"!", bang + 1)
+    return -1
 
 
 def _joints(spans):
