@@ -111,6 +111,8 @@ def _present_variables(folded, found):
     with a find once their common start is there.
     """
     others = _OTHERS_PREFIX in folded
+    if not (found or others):  # most pages: no name is there to test
+        return set()
     return {variable for variable, name in _FOLDED_VARIABLES
             if (any(name in match for match in found) if name.startswith(b"__") else others and name in folded)}
 
