@@ -97,7 +97,13 @@ def cap_nesting(html: str, cap: int = MAX_NESTING, utf8: bytes | None = None) ->
 
 def _shallow(text: str | bytes, bound: int) -> bool:
     """Whether no tag is nested deeper than ``bound``, void tags counted as opening (half the cost
-    of the real estimate, and never under it): most pages open fewer tags than that in all."""
+    of the real estimate, and never under it). Most pages open fewer tags than that in all, which
+    counts show first on nine pages in ten: every "<" but those of "</" opens at most one tag (two
+    counts cost less than half the tag scan, whose every match allocates)."""
+    lt, end = ("<", "</") if isinstance(text, str) else (b"<", b"</")
+    opened = text.count(lt)
+    if opened <= bound or opened - text.count(end) <= bound:
+        return True
     steps = (_DEPTH_BOUND if isinstance(text, str) else _DEPTH_BOUND_UTF8).findall(text)
     closing = "/" if isinstance(text, str) else b"/"
     if len(steps) - steps.count(closing) <= bound or _depth_bound(steps, closing) <= bound:

@@ -157,15 +157,28 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
     as for the markdown (``dom.cap_nesting``), so a hostile depth costs no more than a real one.
 
     Without ``whole_text`` the text of a long page is only its first paragraphs, as many as hold
-    ``SHORT_PAGE_CHARS``: the verdict reads no more of it (its markers, bot-check gate, error
-    text and app-shell tests all look at shorter pages), and the whole text costs far more.
+    ``SHORT_PAGE_CHARS``, else the head of its visible text that holds as many: the verdict reads
+    no more of it (its markers, bot-check gate, error text and app-shell tests all look at shorter
+    pages), and the whole text costs far more.
     A huge page is read in outline (``ParsedPage.outline``): a wall is never megabytes long."""
     tree = page.tree
     title_node = tree.css_first("title")
     title = title_node.text(deep=True) if title_node else ""
     body = tree.body
-    text = "" if body is None else (not whole_text and _long_prose(body)) or _visible_text(body)
-    return {"url": url, "status": status, "title": title.strip(), "text": collapse(text), "html": page.outline}
+    if body is None:
+        text = ""
+    elif whole_text:
+        text = collapse(_visible_text(body))
+    else:
+        text = _collapsed(_long_prose(body) or _visible_head(body, SHORT_PAGE_CHARS))
+    return {"url": url, "status": status, "title": title.strip(), "text": text, "html": page.outline}
+
+
+def _collapsed(text: str) -> str:
+    """``text``, collapsed already, remembered as ``collapse``'s last result: its readers then
+    collapse it at no cost."""
+    _last_collapsed[0] = text
+    return text
 
 
 def _long_prose(root) -> str:
@@ -190,19 +203,53 @@ _IN_PROSE = tag_ids(("p",) + INVISIBLE_TAGS)
 
 
 def _visible_text(root) -> str:
-    """The text of ``root`` without its invisible elements, the tree unchanged: whole subtrees
-    that hold none are read in one call, and only the ancestors of invisible elements are walked
-    (their text is then joined with spaces, which ``collapse`` makes what one call would give)."""
+    """The text of ``root`` without its invisible elements, the tree unchanged (``_visible_parts``
+    joined with spaces, which ``collapse`` makes what one call would give)."""
+    return " ".join(_visible_parts(root))
+
+
+def _visible_head(root, chars: int) -> str:
+    """The collapsed visible text of ``root`` (``collapse(_visible_text(root))``), or, when that
+    is longer, a head of it at least ``chars`` long (its last word may be cut): the parts past it
+    are neither read nor split into words."""
+    pieces, size = [], -1
+    for part in _visible_parts(root):
+        piece = _collapsed_head(part, chars - size)
+        if piece:
+            pieces.append(piece)
+            size += len(piece) + 1
+            if size >= chars:
+                break
+    return " ".join(pieces)
+
+
+def _collapsed_head(text: str, chars: int) -> str:
+    """``text`` collapsed, or a collapsed head of it at least ``chars`` long: a long text is cut
+    first, and only the head is split into words."""
+    end = 2 * chars
+    while end < len(text):
+        head = " ".join(text[:end].split())
+        if len(head) >= chars:
+            return head
+        end *= 4
+    return " ".join(text.split())
+
+
+def _visible_parts(root):
+    """The text of ``root`` without its invisible elements, in parts, in document order: whole
+    subtrees that hold none are read in one call, and only the ancestors of invisible elements
+    are walked."""
     invisible = root.css(",".join(INVISIBLE_TAGS))
     if not invisible:
-        return root.text(deep=True, separator=" ")
+        yield root.text(deep=True, separator=" ")
+        return
     hidden, holders = {node.mem_id for node in invisible}, set()
     for node in invisible:
         parent = node.parent
         while parent is not None and parent.mem_id not in holders:
             holders.add(parent.mem_id)
             parent = parent.parent
-    parts, stack = [], [root]
+    stack = [root]
     while stack:
         node = stack.pop()
         if node.mem_id in hidden:
@@ -210,10 +257,9 @@ def _visible_text(root) -> str:
         if node.mem_id in holders:
             stack.extend(reversed(list(node.iter(include_text=True))))
         elif node.is_text_node:
-            parts.append(node.text_content or "")
+            yield node.text_content or ""
         else:
-            parts.append(node.text(deep=True, separator=" "))
-    return " ".join(parts)
+            yield node.text(deep=True, separator=" ")
 
 
 def complete_doc(doc: dict) -> dict:
