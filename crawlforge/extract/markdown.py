@@ -70,10 +70,12 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
     """
     if isinstance(html, (bytes, bytearray)):
         html = bytes(html).decode("utf-8", errors="replace")
-    if html and (not main_content or over_bytes(html, max_bytes)):
+    if not html:
+        return PageContent("", "other")
+    if not main_content or over_bytes(html, max_bytes):
         return _whole_body(known_page(html) or ParsedPage(html), url, include_images, include_links, tracking_params)
     record = single_product(html, url)  # before the tree is taken: the record's readers may read it
-    return _markdown(take_tree(html) if html else None, record, url, include_images, include_links, tracking_params)
+    return _markdown(take_tree(html), record, url, include_images, include_links, tracking_params)
 
 
 def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
@@ -81,10 +83,10 @@ def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True
                         tracking_params: tuple = TRACKING_PARAMS, take: bool = False) -> PageContent:
     """``page_content`` of a page parsed already; its tree is left as it was (the pruning works on
     a copy), or, with ``take``, pruned itself (``ParsedPage.take``: for the tree's last reader)."""
-    if page.html and (not main_content or page_over_bytes(page, max_bytes)):
-        return _whole_body(page, url, include_images, include_links, tracking_params, take)
     if not page.html:
         return PageContent("", "other")
+    if not main_content or page_over_bytes(page, max_bytes):
+        return _whole_body(page, url, include_images, include_links, tracking_params, take)
     record = single_product(page.html, url)  # before the tree is taken: the record's readers may read it
     return _markdown(page.take() if take else page.copy(), record, url, include_images, include_links,
                      tracking_params)
@@ -97,7 +99,7 @@ def page_markdown(page: ParsedPage, url: str, **options) -> str:
 
 def _markdown(tree, record: dict | None, url: str, include_images: bool, include_links: bool,
               tracking_params: tuple) -> PageContent:
-    if tree is None or tree.body is None:
+    if tree.body is None:
         return PageContent("", "other")
     kind, nodes = find_main_content(tree, url, record)
     markdown = _convert(nodes, document_base(tree, url), include_images, include_links, tracking_params)

@@ -15,12 +15,12 @@ from crawlforge.pipelines.isolation import optional_step
 from crawlforge.pipelines.structure import StructurePipeline
 
 
-def taking_content(page: ParsedPage, url: str, made_first: tuple, **options) -> PageContent:
+def taking_content(page: ParsedPage, url: str, signed: bool, **options) -> PageContent:
     """``parsed_page_content`` pruning the page's own tree (no copy), the markdown being the last
-    stage to read it: what the later stages read of the tree (``made_first``, makers of
-    ``page.shared`` values) is made from it first."""
-    for make in made_first:
-        page.shared(make)
+    stage to change it; with ``signed``, the structure signature, the one thing a later stage
+    reads of the tree, is made from it first (a ``page.shared`` value)."""
+    if signed:
+        page.shared(page_signature)
     return parsed_page_content(page, url, take=True, **options)
 
 
@@ -34,8 +34,7 @@ class MarkdownPipeline:
     def __init__(self, crawler):
         self.stats = crawler.stats
         self.work = PageWork.of(crawler)
-        # the structure signature, the one thing a later stage reads of the tree the markdown prunes
-        self.made_first = (page_signature,) if runs_after(crawler, StructurePipeline, type(self)) else ()
+        self.signed = runs_after(crawler, StructurePipeline, type(self))
         settings = crawler.settings
         self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
         self.options = {
@@ -60,5 +59,5 @@ class MarkdownPipeline:
         if page_over_bytes(page, self.max_bytes):
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
         adapter["markdown"], adapter["page_type"] = await self.work.run(
-            html, taking_content, page, adapter.get("final_url") or adapter["url"], self.made_first, **self.options)
+            html, taking_content, page, adapter.get("final_url") or adapter["url"], self.signed, **self.options)
         return item

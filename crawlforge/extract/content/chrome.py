@@ -55,16 +55,12 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 """A line of nothing but control and share-button words (`Teilen Twittern E-Mail`, `Drucken`)."""
 
 
-def hint_words(node, thread: bool = False) -> tuple[bool, bool, bool]:
-    """(strong chrome, weak chrome, content) as said by the node's class and id words: the class
-    and the id apart, as no word or phrase spans the blank between them. A page's classes repeat,
-    its ids mostly do not, and with a cache of their own they leave the classes' cached."""
-    return _hints(class_of(node), node.id, thread)[:3]
-
-
 def _hints(name: str, node_id: str | None, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
-    """`hint_words` of a node's class and id, read already, and whether they say chrome other
-    than an ad's or a paywall's, other than a caption's (`_word_hints`)."""
+    """(strong chrome, weak chrome, content, chrome other than an ad's or a paywall's, chrome
+    other than a caption's) as said by a node's class and id words (`_word_hints`), read already:
+    the class and the id apart, as no word or phrase spans the blank between them. A page's
+    classes repeat, its ids mostly do not, and with a cache of their own they leave the classes'
+    cached."""
     hints = (_THREAD_CLASSES if thread else _CLASSES)[name]
     if not node_id:
         return hints
