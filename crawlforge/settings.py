@@ -268,3 +268,15 @@ CRAWLFORGE_PROGRESS_INTERVAL = 30.0
 CRAWLFORGE_ARCHIVE = ""
 CRAWLFORGE_ARCHIVE_MAX_BYTES = 1024 * 1024 * 1024  # 1 GiB, compressed
 CRAWLFORGE_REPLAY = []  # the WARC files a reextract serves responses from (set by the command)
+
+# Serving agents (README "Serving agents"): `scrapy serve` (HTTP JSON API, MCP with --mcp) and
+# `scrapy mcp` (stdio). Each request is a one-URL crawl through the pipeline above.
+CRAWLFORGE_API_TOKEN = ""  # required as "Authorization: Bearer <token>" when set; needed off loopback
+CRAWLFORGE_API_MAX_CONCURRENT = 4  # one-URL crawls at once; later requests wait their turn
+CRAWLFORGE_API_DEADLINE = 60.0  # seconds a request may take, waiting for a turn included
+CRAWLFORGE_API_MAX_BODY_BYTES = 256 * 1024  # 256 KiB: a request body (a JSON Schema fits)
+CRAWLFORGE_API_MAX_CRAWLS = 2  # background crawls (POST /crawl) running at once
+CRAWLFORGE_API_MAX_CRAWL_PAGES = 1000  # the most pages one background crawl may fetch
+CRAWLFORGE_API_MAP_LIMIT = 5000  # the most URLs POST /map returns
+CRAWLFORGE_API_JOBS_DIR = ""  # background crawls' JOBDIR, feed and errors (empty: a temp folder)
+CRAWLFORGE_API_PAGE_SIZE = 100  # items a GET /crawl/<id> returns at once
