@@ -1,0 +1,170 @@
+"""``scrapy serve`` for real: the server in a subprocess, the demo site on the fixture server,
+every answer read over HTTP. Each page is a crawl through the project's middlewares and
+pipelines, so the guards answer as in ``scrapy crawl``."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+from crawlforge.testing.server import FixtureServer
+from tests.conftest import FIXTURES, ROOT
+from tests.serving import Served, command, environment
+
+PRODUCT = "/products/ikea_gb_moeckelby_table_jsonld.html"
+ARTICLE = "/articles/wikipedia_en_mozilla_tables_lists.html"
+
+
+@pytest.fixture(scope="module")
+def demo():
+    """The demo site at the root of its own server: its robots.txt disallows /private/."""
+    server = FixtureServer(FIXTURES / "demo").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def served():
+    server = Served()
+    yield server
+    server.stop()
+
+
+def test_health(served):
+    assert served.request("/health") == (200, {"ok": True})
+
+
+def test_scrape_returns_the_product_item(served, demo):
+    status, answer = served.request("/scrape", {"url": demo.url(PRODUCT)})
+    assert status == 200 and answer["ok"], answer
+    item = answer["item"]
+    assert (item["url"], item["status"], item["page_type"]) == (demo.url(PRODUCT), 200, "product")
+    assert item["structured_data"]["structured_data"]["price"] == "450"
+    assert item["structured_data"]["structured_data"]["currency"] == "GBP"
+    assert item["markdown"].startswith("# MÖCKELBY Table - oak 235x100 cm\n")
+    assert item["document"].startswith("---\n") and item["markdown"] in item["document"]
+    assert "html" not in item or item["html"] is None  # as exported: the raw page stays out
+
+
+def test_scrape_options_reach_the_pipelines(served, demo):
+    _, whole = served.request("/scrape", {"url": demo.url(PRODUCT), "main_content": False, "images": False})
+    _, main = served.request("/scrape", {"url": demo.url(PRODUCT)})
+    assert "![" in main["item"]["markdown"] and "![" not in whole["item"]["markdown"]
+    assert len(whole["item"]["markdown"]) > len(main["item"]["markdown"])
+
+
+def test_query_returns_the_one_table_row(served, demo):
+    status, answer = served.request("/scrape", {"url": demo.url(ARTICLE), "query": "when was Mozilla founded"})
+    assert status == 200 and answer["ok"], answer
+    best = answer["item"]["highlights"][0]
+    assert (best["kind"], best["text"]) == ("table_row", "| Founded | February 28, 1998; 18 years ago |")
+    markdown = answer["item"]["markdown"]
+    assert markdown[best["offset"]:best["offset"] + best["length"]] == best["text"]
+
+
+def test_private_address_is_refused_before_any_connection(served):
+    started = time.monotonic()
+    status, answer = served.request("/scrape", {"url": "http://10.0.0.1/admin"})
+    assert status == 200 and answer["ok"] is False
+    error = answer["error"]
+    # the guard's own stage: refused when scheduled, before the downloader saw the request
+    assert (error["reason"], error["stage"]) == ("ssrf_refused", "ssrf")
+    assert "10.0.0.1 is not a public address" in error["detail"]
+    assert time.monotonic() - started < 10  # no connection attempt waited for its timeout
+
+
+def test_robots_denied_page_is_not_fetched(served, demo):
+    demo.access_log.clear()
+    _, answer = served.request("/scrape", {"url": demo.url("/private/page.html")})
+    assert answer["ok"] is False and answer["error"]["reason"] == "robots_denied", answer
+    assert "/private/page.html" not in [entry["path"] for entry in demo.access_log]
+
+
+def test_missing_page_is_an_http_error(served, demo):
+    _, answer = served.request("/scrape", {"url": demo.url("/missing.html")})
+    assert answer == {"ok": False, "error": {"url": demo.url("/missing.html"), "stage": "http",
+                                             "reason": "http_error", "detail": "HTTP 404", "status": 404}}
+
+
+@pytest.mark.parametrize(("body", "detail"), [
+    (b"{not json", "the body is not JSON"),
+    ({"render": "never"}, "url is required"),
+    ({"url": "http://example.com/", "format": "html"}, "unknown option 'format'"),
+    ({"url": "file:///etc/passwd"}, "url: must be an absolute http(s) URL"),
+    ({"url": "http://example.com/", "render": "sometimes"}, "render: Input should be"),
+    ({"url": "http://example.com/", "schema": {"type": "object", "properties": {"a": {"type": "strin"}}}},
+     "schema: not a valid JSON Schema"),
+    ({"url": "http://example.com/", "schema": {"type": "object", "properties": {"a": {"type": "string"}}}},
+     "schema: no model server is configured"),
+    (["http://example.com/"], "the body must be a JSON object"),
+])
+def test_bad_requests_are_400_with_one_line(served, body, detail):
+    status, answer = served.request("/scrape", body)
+    assert status == 400 and answer["ok"] is False
+    assert answer["error"]["reason"] == "bad_request"
+    assert answer["error"]["detail"].startswith(detail) and "\n" not in answer["error"]["detail"]
+
+
+def test_body_over_the_limit_is_refused(served):
+    status, answer = served.request("/scrape", {"url": "http://example.com/", "query": "x" * 300_000})
+    assert (status, answer["error"]["reason"]) == (413, "too_large")
+
+
+def test_map_lists_the_site_urls(served, demo):
+    status, answer = served.request("/map", {"url": demo.url("/index.html"), "limit": 5})
+    assert status == 200 and answer["ok"], answer
+    assert answer["urls"][0] == demo.url("/index.html") and len(answer["urls"]) == 5
+    _, everything = served.request("/map", {"url": demo.url("/index.html")})
+    assert demo.url(PRODUCT) in everything["urls"]
+    assert all(url.startswith(demo.url("/")) for url in everything["urls"])
+
+
+def test_crawl_of_the_demo_site_is_read_back_by_id(served, demo):
+    status, started = served.request("/crawl", {"url": demo.url("/index.html"), "max_pages": 30})
+    assert status == 200 and started["ok"], started
+    path = f"/crawl/{started['id']}"
+    deadline = time.monotonic() + 120
+    while (state := served.request(path)[1])["state"] == "running":
+        assert time.monotonic() < deadline, state
+        time.sleep(0.5)
+    assert (state["state"], state["finish_reason"]) == ("finished", "finished"), state
+    counts = state["counts"]
+    assert counts["requested"] == counts["items"] + counts["errors"]
+    urls = [item["url"] for item in state["items"]]
+    assert len(urls) == counts["items"] == len(set(urls)) == state["next_offset"]
+    assert {demo.url(PRODUCT), demo.url(ARTICLE), demo.url("/index.html")} <= set(urls)
+    product = next(item for item in state["items"] if item["url"] == demo.url(PRODUCT))
+    assert product["structured_data"]["structured_data"]["price"] == "450"
+    _, rest = served.request(f"{path}?offset=3")
+    assert [item["url"] for item in rest["items"]] == urls[3:]
+    assert all(error["reason"] for error in state["errors"])
+
+
+def test_crawl_errors(served, demo):
+    assert served.request("/crawl/0000")[0] == 404
+    status, answer = served.request("/crawl", {"url": demo.url("/"), "max_pages": 10**6})
+    assert (status, answer["error"]["reason"]) == (400, "bad_request")
+    assert "CRAWLFORGE_API_MAX_CRAWL_PAGES" in answer["error"]["detail"]
+
+
+def test_token_protected_server_refuses_a_request_without_it(demo):
+    served = Served(settings={"CRAWLFORGE_API_TOKEN": "s3cret"})
+    try:
+        body = {"url": demo.url(PRODUCT)}
+        status, answer = served.request("/scrape", body)
+        assert (status, answer["error"]["reason"]) == (401, "unauthorized")
+        assert served.request("/scrape", body, headers={"Authorization": "Bearer wrong"})[0] == 401
+        status, answer = served.request("/scrape", body, headers={"Authorization": "Bearer s3cret"})
+        assert status == 200 and answer["ok"]
+        assert served.request("/health") == (200, {"ok": True})
+    finally:
+        served.stop()
+
+
+def test_another_host_without_a_token_does_not_start():
+    process = subprocess.run(command("serve", "--host", "0.0.0.0", "--port", "0"), cwd=ROOT, env=environment(),
+                             capture_output=True, text=True, timeout=60)
+    assert process.returncode == 2 and process.stdout == ""
+    assert "needs CRAWLFORGE_API_TOKEN" in process.stderr
