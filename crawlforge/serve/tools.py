@@ -64,7 +64,8 @@ def highlights_text(result: dict) -> str:
     units = result["item"].get("highlights") or []
     if not units:
         return "No part of the page matches the query."
-    return "\n\n".join(f"[{unit.get('heading') or 'top'}] {unit['text']}" for unit in units)
+    return "\n\n".join(f"[{unit['heading']}] {unit['text']}" if unit.get("heading") else unit["text"]
+                         for unit in units)
 
 
 def build_mcp(service, **server_options) -> MCPServer:
