@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -149,18 +150,46 @@ def test_crawl_errors(served, demo):
     assert "CRAWLFORGE_API_MAX_CRAWL_PAGES" in answer["error"]["detail"]
 
 
-def test_token_protected_server_refuses_a_request_without_it(demo):
-    served = Served(settings={"CRAWLFORGE_API_TOKEN": "s3cret"})
-    try:
-        body = {"url": demo.url(PRODUCT)}
-        status, answer = served.request("/scrape", body)
-        assert (status, answer["error"]["reason"]) == (401, "unauthorized")
-        assert served.request("/scrape", body, headers={"Authorization": "Bearer wrong"})[0] == 401
-        status, answer = served.request("/scrape", body, headers={"Authorization": "Bearer s3cret"})
-        assert status == 200 and answer["ok"]
-        assert served.request("/health") == (200, {"ok": True})
-    finally:
-        served.stop()
+@pytest.fixture(scope="module")
+def strict():
+    """A server with a token, one turn at a time and a deadline of 2 s."""
+    server = Served(settings={"CRAWLFORGE_API_TOKEN": "s3cret", "CRAWLFORGE_API_MAX_CONCURRENT": 1,
+                              "CRAWLFORGE_API_DEADLINE": 2})
+    yield server
+    server.stop()
+
+
+TOKEN = {"Authorization": "Bearer s3cret"}
+
+
+def test_token_protected_server_refuses_a_request_without_it(strict, demo):
+    body = {"url": demo.url(PRODUCT)}
+    status, answer = strict.request("/scrape", body)
+    assert (status, answer["error"]["reason"]) == (401, "unauthorized")
+    assert strict.request("/scrape", body, headers={"Authorization": "Bearer wrong"})[0] == 401
+    assert strict.request("/crawl/x", headers={"Authorization": "s3cret"})[0] == 401
+    status, answer = strict.request("/scrape", body, headers=TOKEN)
+    assert status == 200 and answer["ok"]
+    assert strict.request("/health") == (200, {"ok": True})
+
+
+def test_deadline_and_turns(strict, demo):
+    """One turn: a slow page holds it past the deadline (504) while a second request waits for
+    it in vain (503); the turn is free again once the stopped crawl has closed."""
+    slow = {"url": demo.url(f"/_slow/4{PRODUCT}")}
+    started = time.monotonic()
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(strict.request, "/scrape", slow, headers=TOKEN)
+        time.sleep(0.5)
+        second = pool.submit(strict.request, "/scrape", {"url": demo.url(PRODUCT)}, headers=TOKEN)
+        status1, answer1 = first.result()
+        answered = time.monotonic() - started
+        status2, answer2 = second.result()
+    assert (status1, answer1["error"]["reason"]) == (504, "deadline"), answer1
+    assert answered < 3.5  # at the deadline, not when the slow download ends
+    assert (status2, answer2["error"]["reason"]) == (503, "busy"), answer2
+    status, answer = strict.request("/scrape", {"url": demo.url(PRODUCT)}, headers=TOKEN)
+    assert status == 200 and answer["ok"], answer
 
 
 def test_another_host_without_a_token_does_not_start():

@@ -64,6 +64,7 @@ class Service:
         self.map_limit = settings.getint("CRAWLFORGE_API_MAP_LIMIT")
         self.llm_configured = bool(settings.get("CRAWLFORGE_LLM_BASE_URL") and settings.get("CRAWLFORGE_LLM_MODEL"))
         self.site = runner.spider_loader.load("site")
+        self.stopping: set[asyncio.Task] = set()  # crawls stopped at their deadline, still closing
         self.jobs = CrawlJobs(runner, self.site)
 
     async def scrape(self, options: ScrapeOptions) -> dict:
@@ -97,7 +98,9 @@ class Service:
         return self.jobs.status(job_id, offset)
 
     async def run(self, spidercls, arguments: dict) -> Outcome:
-        """One crawl of ``spidercls`` with spider ``arguments``, within the deadline."""
+        """One crawl of ``spidercls`` with spider ``arguments``, answered by the deadline. The
+        crawl holds its turn until it has ended: one stopped at the deadline still has a
+        download to finish or cancel."""
         loop = asyncio.get_running_loop()
         end = loop.time() + self.deadline
         try:
@@ -106,19 +109,19 @@ class Service:
             raise ServiceError("busy", f"no free turn within {self.deadline:g} s "
                                        "(CRAWLFORGE_API_MAX_CONCURRENT requests are running)") from None
         try:
-            return await self._run(spidercls, arguments, end - loop.time())
-        finally:
+            crawler = self.runner.create_crawler(spidercls)
+            collector = Collector()
+            crawler.signals.connect(collector.item_scraped, signal=signals.item_scraped)
+            task = self.runner.crawl(crawler, **arguments)
+        except BaseException:
             self.turns.release()
-
-    async def _run(self, spidercls, arguments: dict, timeout: float) -> Outcome:
-        crawler = self.runner.create_crawler(spidercls)
-        collector = Collector()
-        crawler.signals.connect(collector.item_scraped, signal=signals.item_scraped)
-        task = self.runner.crawl(crawler, **arguments)
-        done, _ = await asyncio.wait({task}, timeout=max(timeout, 0))
+            raise
+        task.add_done_callback(lambda _: self.turns.release())
+        done, _ = await asyncio.wait({task}, timeout=max(end - loop.time(), 0))
         if not done:
-            await crawler.stop_async()
-            await asyncio.wait({task})
+            stopping = loop.create_task(crawler.stop_async())
+            self.stopping.add(stopping)
+            stopping.add_done_callback(self.stopping.discard)
             raise ServiceError("deadline", f"not done within {self.deadline:g} s (CRAWLFORGE_API_DEADLINE)")
         if (error := task.exception()) is not None:
             if isinstance(error, ValueError):  # a spider argument it refused (ArgumentError)
