@@ -68,7 +68,10 @@ class CrawlJobs:
     def __init__(self, runner, spidercls):
         settings = runner.settings
         self.runner, self.spidercls = runner, spidercls
-        self.root = Path(settings.get("CRAWLFORGE_API_JOBS_DIR") or tempfile.mkdtemp(prefix="crawlforge-crawls-"))
+        # a folder of its own is removed when the server exits; a configured one is kept
+        self.temporary = None if settings.get("CRAWLFORGE_API_JOBS_DIR") else \
+            tempfile.TemporaryDirectory(prefix="crawlforge-crawls-", ignore_cleanup_errors=True)
+        self.root = Path(settings.get("CRAWLFORGE_API_JOBS_DIR") or self.temporary.name)
         self.max_running = settings.getint("CRAWLFORGE_API_MAX_CRAWLS")
         self.max_pages = settings.getint("CRAWLFORGE_API_MAX_CRAWL_PAGES")
         self.page_size = settings.getint("CRAWLFORGE_API_PAGE_SIZE")
