@@ -280,3 +280,7 @@ CRAWLFORGE_API_MAX_CRAWL_PAGES = 1000  # the most pages one background crawl may
 CRAWLFORGE_API_MAP_LIMIT = 5000  # the most URLs POST /map returns
 CRAWLFORGE_API_JOBS_DIR = ""  # background crawls' JOBDIR, feed and errors (empty: a temp folder)
 CRAWLFORGE_API_PAGE_SIZE = 100  # items a GET /crawl/<id> returns at once
+# Run background crawls as jobs of this scrapyd (empty: in the server's process), deployed as this
+# project; the scrapyd must see CRAWLFORGE_API_JOBS_DIR (set it to a folder both can reach).
+CRAWLFORGE_API_SCRAPYD_URL = ""
+CRAWLFORGE_API_SCRAPYD_PROJECT = "crawlforge"

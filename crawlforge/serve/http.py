@@ -19,7 +19,7 @@ from crawlforge.serve.errors import BadRequest, ServiceError
 from crawlforge.serve.options import CrawlOptions, MapOptions, ScrapeOptions, parse_options
 
 STATUS = {"bad_request": 400, "unauthorized": 401, "not_found": 404, "too_large": 413, "busy": 503,
-          "deadline": 504}
+          "scrapyd_error": 502, "deadline": 504}
 
 
 def failure(reason: str, detail: str) -> JSONResponse:
@@ -81,7 +81,7 @@ class Api:
         if not offset.isdigit():
             return failure("bad_request", f"offset must be a whole number, 0 or more, not {offset!r}")
         try:
-            return JSONResponse(self.service.crawl_status(request.path_params["job_id"], int(offset)))
+            return JSONResponse(await self.service.crawl_status(request.path_params["job_id"], int(offset)))
         except ServiceError as error:
             return failure(error.reason, error.detail)
 

@@ -14,7 +14,7 @@ from scrapy import signals
 from scrapy.utils.serialize import ScrapyJSONEncoder
 
 from crawlforge.serve.errors import BadRequest, ServiceError
-from crawlforge.serve.jobs import CrawlJobs
+from crawlforge.serve.jobs import crawl_jobs
 from crawlforge.serve.jsonschema import setting_value
 from crawlforge.serve.ledger import CollectingLedger
 from crawlforge.serve.options import CrawlOptions, MapOptions, ScrapeOptions
@@ -65,7 +65,7 @@ class Service:
         self.llm_configured = bool(settings.get("CRAWLFORGE_LLM_BASE_URL") and settings.get("CRAWLFORGE_LLM_MODEL"))
         self.site = runner.spider_loader.load("site")
         self.stopping: set[asyncio.Task] = set()  # crawls stopped at their deadline, still closing
-        self.jobs = CrawlJobs(runner, self.site)
+        self.jobs = crawl_jobs(runner, self.site)
 
     async def scrape(self, options: ScrapeOptions) -> dict:
         """``{"ok": true, "item"}`` or ``{"ok": false, "error"}`` with the ledger's record."""
@@ -92,10 +92,10 @@ class Service:
         return {"ok": True, "url": options.url, "urls": urls}
 
     async def start_crawl(self, options: CrawlOptions) -> dict:
-        return {"ok": True, "id": self.jobs.start(options)}
+        return {"ok": True, "id": await self.jobs.start(options)}
 
-    def crawl_status(self, job_id: str, offset: int = 0) -> dict:
-        return self.jobs.status(job_id, offset)
+    async def crawl_status(self, job_id: str, offset: int = 0) -> dict:
+        return await self.jobs.status(job_id, offset)
 
     async def run(self, spidercls, arguments: dict) -> Outcome:
         """One crawl of ``spidercls`` with spider ``arguments``, answered by the deadline. The

@@ -119,10 +119,7 @@ def build_mcp(service, **server_options) -> MCPServer:
     async def crawl_status(id: Annotated[str, Field(description="The id `crawl` returned.")],
                            offset: Annotated[int, Field(ge=0, description="Skip this many pages.")] = 0
                            ) -> CallToolResult:
-        async def status():
-            return service.crawl_status(id, offset)
-
-        return await answer(status, status_text)
+        return await answer(lambda: service.crawl_status(id, offset), status_text)
 
     return server
 
