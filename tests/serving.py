@@ -37,8 +37,7 @@ class Served:
                                         stderr=subprocess.PIPE, text=True)
         self.base = self.process.stdout.readline().strip()
         if not self.base.startswith("http://"):
-            self.stop()
-            raise RuntimeError(f"scrapy serve did not start: {self.process.stderr.read()[-2000:]}")
+            raise RuntimeError(f"scrapy serve did not start: {self.stop()[-2000:]}")
 
     def request(self, path: str, body=None, method: str | None = None, headers: dict | None = None,
                 timeout: float = 60) -> tuple[int, dict]:

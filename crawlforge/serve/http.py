@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -18,6 +19,7 @@ from starlette.routing import Route
 from crawlforge.serve.errors import BadRequest, ServiceError
 from crawlforge.serve.options import CrawlOptions, MapOptions, ScrapeOptions, parse_options
 
+logger = logging.getLogger(__name__)
 STATUS = {"bad_request": 400, "unauthorized": 401, "not_found": 404, "too_large": 413, "busy": 503,
           "scrapyd_error": 502, "deadline": 504}
 
@@ -74,6 +76,9 @@ class Api:
                 return failure("bad_request", str(error))
             except ServiceError as error:
                 return failure(error.reason, error.detail)
+            except Exception as error:  # a bug: logged, and still a JSON answer with one line
+                logger.exception("%s failed", request.url.path)
+                return failure("internal_error", f"{type(error).__name__}: {error}".splitlines()[0])
         return endpoint
 
     async def crawl_status(self, request: Request) -> JSONResponse:

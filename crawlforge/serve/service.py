@@ -45,9 +45,9 @@ class Outcome:
     spider: object
 
 
-def error_of(outcome: Outcome, url: str) -> dict:
+def error_of(errors: list[dict], url: str) -> dict:
     """The start URL's error record (the first, when redirects renamed it), as ``{reason, ...}``."""
-    records = [r for r in outcome.errors if r.get("url") == url] or outcome.errors
+    records = [r for r in errors if r.get("url") == url] or errors
     if not records:
         return {"reason": "no_item", "detail": "the page produced no item", "url": url}
     record = dict(records[0])
@@ -78,17 +78,17 @@ class Service:
         outcome = await self.run(self.site, arguments)
         if outcome.items:
             return {"ok": True, "item": outcome.items[0]}
-        return {"ok": False, "error": error_of(outcome, options.url)}
+        return {"ok": False, "error": error_of(outcome.errors, options.url)}
 
     async def map(self, options: MapOptions) -> dict:
         """The site's URLs: its sitemaps' entries and the start page's links."""
         limit = min(options.limit or self.map_limit, self.map_limit)
         outcome = await self.run(MapSpider, {"url": options.url, "limit": str(limit)})
         urls = list(outcome.spider.found)
-        if not urls:
-            refused = [r for r in outcome.errors if r.get("reason") != "no_item"]
-            if refused or outcome.errors:
-                return {"ok": False, "error": error_of(Outcome([], refused or outcome.errors, None), options.url)}
+        # the start page ends as no_item (a map makes none); another reason is a failure
+        failures = [record for record in outcome.errors if record["reason"] != "no_item"]
+        if not urls and failures:
+            return {"ok": False, "error": error_of(failures, options.url)}
         return {"ok": True, "url": options.url, "urls": urls}
 
     async def start_crawl(self, options: CrawlOptions) -> dict:
