@@ -108,6 +108,13 @@ def test_bad_requests_are_400_with_one_line(served, body, detail):
     assert answer["error"]["detail"].startswith(detail) and "\n" not in answer["error"]["detail"]
 
 
+def test_unknown_paths_and_methods_answer_in_the_same_shape(served):
+    assert served.request("/nope") == (404, {"ok": False, "error": {"reason": "not_found",
+                                                                   "detail": "GET /nope: Not Found"}})
+    status, answer = served.request("/scrape")
+    assert (status, answer["error"]["reason"]) == (405, "bad_request")
+
+
 def test_body_over_the_limit_is_refused(served):
     status, answer = served.request("/scrape", {"url": "http://example.com/", "query": "x" * 300_000})
     assert (status, answer["error"]["reason"]) == (413, "too_large")

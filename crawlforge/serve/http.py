@@ -12,6 +12,7 @@ import json
 import logging
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -121,4 +122,13 @@ def create_app(service, max_body: int, token: str = "", mcp_server=None, host: s
             mcp_server.custom_route(route.path, methods=sorted(route.methods - {"HEAD"}))(route.endpoint)
         app = mcp_server.streamable_http_app(streamable_http_path="/mcp", host=host,
                                              max_request_body_size=max_body)
+    app.add_exception_handler(HTTPException, http_error)
     return BearerToken(app, token) if token else app
+
+
+async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+    """Starlette's own refusals (no such path, a wrong method) in the API's shape."""
+    reason = "not_found" if error.status_code == 404 else "bad_request"
+    response = failure(reason, f"{request.method} {request.url.path}: {error.detail}")
+    response.status_code = error.status_code
+    return response
