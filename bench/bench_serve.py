@@ -105,6 +105,16 @@ def crawl(urls: list[str], workdir: Path) -> dict:
     return {"items": stats.get("item_scraped_count", 0), "per_s": len(urls) / elapsed, "wall_s": wall}
 
 
+def memory(pid: int, base: str, urls, total: int) -> str:
+    """The server's RSS before and after each quarter of ``total`` requests (4 clients)."""
+    step = max(total // 4, 1)
+    marks = [f"start {rss_mb(pid):.0f} MB"]
+    for done in range(step, total + 1, step):
+        load(base, urls(step), 4)
+        marks.append(f"{done} {rss_mb(pid):.0f} MB")
+    return ", ".join(marks)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="*", default=[str(ROOT / "fixtures" / "demo")])
@@ -144,12 +154,7 @@ def main():
         compared = crawl(urls(args.requests), workdir)
         print(f"scrapy crawl site, the same {args.requests} URLs: {compared['per_s']:.1f} pages/s "
               f"({compared['items']} items; {compared['wall_s']:.1f} s with start-up)")
-        step = max(args.memory_requests // 4, 1)
-        marks = [f"start {rss_mb(process.pid):.0f} MB"]
-        for done in range(step, args.memory_requests + 1, step):
-            load(base, urls(step), 4)
-            marks.append(f"{done} {rss_mb(process.pid):.0f} MB")
-        print("server RSS after N more requests: " + ", ".join(marks))
+        print("server RSS after N more requests: " + memory(process.pid, base, urls, args.memory_requests))
     finally:
         process.terminate()
         process.wait(30)

@@ -70,6 +70,13 @@ def highlights_text(result: dict) -> str:
 
 def build_mcp(service, **server_options) -> MCPServer:
     server = MCPServer(name="crawlforge", instructions=INSTRUCTIONS, **server_options)
+    add_page_tools(server, service)
+    add_crawl_tools(server, service)
+    return server
+
+
+def add_page_tools(server: MCPServer, service) -> None:
+    """scrape, query and map: answered within the request."""
 
     @server.tool(description="Fetch one web page and return it as a markdown document: YAML frontmatter "
                              "with the page's structured data (title, price, author, dates...) followed "
@@ -101,6 +108,10 @@ def build_mcp(service, **server_options) -> MCPServer:
         return await answer(lambda: service.map(parse_options(MapOptions, given(url=url, limit=limit))),
                             lambda result: "\n".join(result["urls"]))
 
+
+def add_crawl_tools(server: MCPServer, service) -> None:
+    """crawl and crawl_status: a background crawl, read back by its id."""
+
     @server.tool(description="Start a crawl of one site in the background, following links from the "
                              "start URL; returns its id for crawl_status.")
     async def crawl(url: Url, max_pages: Annotated[int, described(CrawlOptions, "max_pages")] = 10,
@@ -120,8 +131,6 @@ def build_mcp(service, **server_options) -> MCPServer:
                            offset: Annotated[int, Field(ge=0, description="Skip this many pages.")] = 0
                            ) -> CallToolResult:
         return await answer(lambda: service.crawl_status(id, offset), status_text)
-
-    return server
 
 
 def status_text(result: dict) -> str:
