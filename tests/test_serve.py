@@ -100,6 +100,8 @@ def test_missing_page_is_an_http_error(served, demo):
     ({"url": "http://example.com/", "schema": {"type": "object", "properties": {"a": {"type": "string"}}}},
      "schema: no model server is configured"),
     (["http://example.com/"], "the body must be a JSON object"),
+    (b"[" * 100_000, "the body is JSON nested too deep"),
+    ({"url": "http://example.com/", "limit": 0}, "unknown option 'limit'"),
 ])
 def test_bad_requests_are_400_with_one_line(served, body, detail):
     status, answer = served.request("/scrape", body)

@@ -48,6 +48,8 @@ async def read_json(request: Request, limit: int):
         return json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise BadRequest(f"the body is not JSON ({error})") from None
+    except RecursionError:
+        raise BadRequest("the body is JSON nested too deep") from None
 
 
 class Api:
