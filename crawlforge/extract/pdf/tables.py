@@ -1,0 +1,62 @@
+"""Tables the page draws with lines (pdfplumber's lattice finder), as rows of cell texts.
+
+A table ruled only around its header, its body one cell tall of many text lines, is common in
+reports: such a spanning cell is cut into one row per text line, each word in the header's
+column it sits under."""
+
+from __future__ import annotations
+
+from crawlforge.extract.pdf.blocks import Block
+from crawlforge.extract.pdf.text import group_lines, join_lines, line_text
+
+MIN_ROWS = 2
+MIN_COLUMNS = 2
+MANY_LINES = 3  # a header cell wraps onto two lines; a body crammed into one cell holds more
+
+
+def inside(word: dict, box: tuple) -> bool:
+    x = (word["x0"] + word["x1"]) / 2
+    y = (word["top"] + word["bottom"]) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def ruled_tables(page, words: list[dict]) -> list[tuple[tuple, Block]]:
+    found = []
+    for table in page.find_tables():
+        columns = column_spans(table)
+        rows = [row for cells in table.rows for row in row_texts(cells.cells, columns, words)]
+        rows = [row for row in rows if any(row)]
+        if len(rows) >= MIN_ROWS and len(columns) >= MIN_COLUMNS:
+            found.append((table.bbox, Block("table", rows=rows)))
+    return found
+
+
+def column_spans(table) -> list[tuple]:
+    """Each column as its narrowest cell: a cell spanning columns is no column's width."""
+    spans = []
+    for index in range(len(table.columns)):
+        cells = [row.cells[index] for row in table.rows if index < len(row.cells) and row.cells[index]]
+        spans.append(min(cells, key=lambda cell: cell[2] - cell[0]) if cells else table.columns[index].bbox)
+    return spans
+
+
+def row_texts(cells: list, columns: list[tuple], words: list[dict]) -> list[list[str]]:
+    """One table row's cell texts; a row whose cell spans columns and holds several lines, one
+    row per line."""
+    texts = []
+    spanning = False
+    for cell in cells:
+        if cell is None:  # covered by a cell that spans columns
+            texts.append("")
+            continue
+        lines = group_lines([word for word in words if inside(word, cell)])
+        texts.append(join_lines([line_text(line) for line in lines]))
+        if len(lines) >= MANY_LINES and sum(cell[0] <= (c[0] + c[2]) / 2 <= cell[2] for c in columns) > 1:
+            spanning = True
+    if not spanning:
+        return [texts]
+    box = (min(c[0] for c in cells if c), min(c[1] for c in cells if c),
+           max(c[2] for c in cells if c), max(c[3] for c in cells if c))
+    lines = group_lines([word for word in words if inside(word, box)])
+    return [[line_text([w for w in line if column[0] <= (w["x0"] + w["x1"]) / 2 < column[2]]) for column in columns]
+            for line in lines]
