@@ -120,6 +120,7 @@ EXTENSIONS = {
 
 ITEM_PIPELINES = {
     "crawlforge.pipelines.structured.StructuredDataPipeline": 100,
+    "crawlforge.pipelines.pdf.PdfPipeline": 150,  # PDF items only
     "crawlforge.pipelines.markdown.MarkdownPipeline": 200,
     "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
     "crawlforge.pipelines.highlights.HighlightsPipeline": 400,  # needs a query
@@ -131,6 +132,12 @@ ITEM_PIPELINES = {
 }
 
 # --- crawlforge ---------------------------------------------------------------------------
+# PDFs: links to them followed (site) and listed (sitemap), read as documents (-a pdf=0: not followed).
+CRAWLFORGE_PDF = True
+# Pages of one PDF read at most (0: all); the rest is left out, and a warning says so.
+CRAWLFORGE_PDF_MAX_PAGES = 200
+# Seconds of reading one PDF, checked between pages (0: no limit); the pages read are kept.
+CRAWLFORGE_PDF_TIME_LIMIT = 60
 # Folder or s3:// prefix to also write each document into as a .md file (empty: don't).
 CRAWLFORGE_DOCUMENTS_DIR = ""
 # Export the raw HTML of each page in the item's `html` field.

@@ -1,0 +1,36 @@
+"""PDFs in a real crawl: `scrapy crawl site` against the fixture server follows a page's links
+to PDFs and exports each as a document, or as an error record that says why not."""
+
+from crawlforge.extract.frontmatter import parse_document
+
+
+def test_site_crawl_follows_pdf_links_and_writes_their_documents(fixture_server, crawl, tmp_path):
+    documents = tmp_path / "docs"
+    result = crawl("site", args={"url": fixture_server.url("/pdf/site/synthetic-index.html"),
+                                 "documents_dir": documents})
+    assert result.returncode == 0, result.log[-3000:]
+    assert "Traceback" not in result.log, result.log[-3000:]
+    items = {item["url"]: item for item in result.items}
+    notice = items[fixture_server.url("/pdf/federal-register-2020-17221.pdf")]
+    assert notice["page_type"] == "pdf" and notice["content_type"] == "application/pdf"
+    assert notice["pdf"]["pages"] == 15
+    frontmatter, markdown = parse_document(notice["document"])
+    assert frontmatter["content_type"] == "application/pdf" and frontmatter["page_type"] == "pdf"
+    assert frontmatter["content_length"] == (fixture_server.root / "pdf/federal-register-2020-17221.pdf").stat().st_size
+    assert frontmatter["pdf"]["created"] == "2020-08-06T09:51:25Z"
+    assert "## Examining the AD Docket" in markdown
+    # served as application/octet-stream: known by its %PDF- signature
+    octet = fixture_server.url("/_headers/Content-Type=application%2Foctet-stream/pdf/senate-expenditures.pdf")
+    assert "| DOCUMENT NO. |" in items[octet]["markdown"]
+    errors = {error["url"]: error for error in result.errors}
+    assert errors[fixture_server.url("/pdf/password-example.pdf")]["reason"] == "pdf_encrypted"
+    written = [parse_document(path.read_text(encoding="utf-8"))[0]["url"] for path in documents.glob("*.md")]
+    assert sorted(written) == sorted(items)
+    assert result.stats["pdf/documents"] == 2
+
+
+def test_pdf_0_leaves_pdf_links_alone(fixture_server, crawl):
+    result = crawl("site", args={"url": fixture_server.url("/pdf/site/synthetic-index.html"), "pdf": 0})
+    assert result.returncode == 0, result.log[-3000:]
+    assert [item["url"] for item in result.items] == [fixture_server.url("/pdf/site/synthetic-index.html")]
+    assert result.errors == []
