@@ -18,6 +18,7 @@ import pdfplumber
 from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
 from pdfplumber.utils.exceptions import PdfminerException
 
+from crawlforge.extract.pdf.blocks import merge_continued
 from crawlforge.extract.pdf.layout import margin_keys, page_blocks, read_page
 from crawlforge.extract.pdf.meta import pdf_metadata
 from crawlforge.extract.pdf.render import render_blocks
@@ -25,7 +26,8 @@ from crawlforge.extract.pdf.tagged import tagged_blocks
 
 SIGNATURE = b"%PDF-"
 SIGNATURE_WINDOW = 1024  # readers accept the header anywhere in the first KiB
-OCR_WARNING = "no text layer (a scanned PDF?): it needs OCR, which crawlforge does not do"
+SCANNED_MAX_CHARS = 50  # a date or a stamp on a page image: its text is in the image
+SCANNED_IMAGE_SHARE = 0.5  # of the page's area
 
 
 class PdfProblem(Exception):
@@ -80,12 +82,12 @@ def read_pages(pdf: pdfplumber.PDF, max_pages: int, deadline: float | None) -> P
     total = len(pdf.pages)
     document = PdfDocument("", pdf_metadata(pdf.metadata, total))
     limit = min(total, max_pages) if max_pages else total
-    pages, chars = [], 0
+    pages, scanned = [], 0
     for page in pdf.pages[:limit]:
-        if deadline is not None and time.monotonic() > deadline:
+        if pages and deadline is not None and time.monotonic() > deadline:  # one page at least
             document.warnings.append(f"only the first {len(pages)} of {total} pages were read (time limit)")
             break
-        chars += len(page.chars)
+        scanned += looks_scanned(page)
         pages.append(read_page(page, tagged_blocks(page)))
         page.close()  # its parsed objects go: a long PDF is held as words, a page at a time
     else:
@@ -93,7 +95,18 @@ def read_pages(pdf: pdfplumber.PDF, max_pages: int, deadline: float | None) -> P
             document.warnings.append(f"only the first {limit} of {total} pages were read (page limit)")
     document.pages_read = len(pages)
     running = margin_keys(pages)  # running headers and footers are known from all pages
-    document.markdown = render_blocks([block for page in pages for block in page_blocks(page, running)])
-    if not chars and pages:
-        document.warnings.append(OCR_WARNING)
+    blocks = merge_continued([block for page in pages for block in page_blocks(page, running)])
+    document.markdown = render_blocks(blocks)
+    if scanned:
+        document.warnings.append(f"{scanned} of the {len(pages)} pages read have no text layer but an image "
+                                 "(scanned?): they need OCR, which crawlforge does not do")
     return document
+
+
+def looks_scanned(page) -> bool:
+    """No text but something drawn (a blank page is no scan), or a few characters over an
+    image of most of the page."""
+    if not page.chars:
+        return bool(page.images or page.curves)
+    area = sum(abs((image["x1"] - image["x0"]) * (image["bottom"] - image["top"])) for image in page.images)
+    return len(page.chars) <= SCANNED_MAX_CHARS and area >= page.width * page.height * SCANNED_IMAGE_SHARE

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from crawlforge.extract.pdf.text import LINE_END_HYPHEN, join_lines
+
 BOLD_MARKS = ("bold", "black", "heavy", "semibold", "demi")  # in PostScript font names
 
 
@@ -21,3 +23,18 @@ class Block:
 def is_bold(fontname: str) -> bool:
     name = fontname.lower()
     return any(mark in name for mark in BOLD_MARKS)
+
+
+def merge_continued(blocks: list[Block]) -> list[Block]:
+    """A paragraph cut by the end of a column or a page, and taken up in the next one in the
+    same type: one paragraph again, when it stops on a hyphen or goes on in lower case."""
+    merged: list[Block] = []
+    for block in blocks:
+        previous = merged[-1] if merged else None
+        if previous is not None and previous.kind == block.kind == "paragraph" and previous.size == block.size \
+                and previous.bold == block.bold and (LINE_END_HYPHEN.search(previous.text) or block.text[:1].islower()):
+            previous.text = join_lines([previous.text, block.text])
+            previous.lines += block.lines
+        else:
+            merged.append(block)
+    return merged

@@ -15,7 +15,8 @@ from crawlforge.extract.pdf.text import group_lines, join_lines, line_text
 
 WORD_OPTIONS = {"x_tolerance_ratio": 0.15, "extra_attrs": ["size", "fontname"]}
 MARGIN_SHARE = 0.09  # of the page's height, at its top and at its bottom
-REPEATED_SHARE = 0.5  # of the pages read, where a margin line recurs to be a running one
+REPEATED_SHARE = 0.4  # of the pages read, where a margin line recurs to be a running one (odd and even
+# pages may run different ones, and the first page none)
 PAGE_NUMBER = re.compile(r"^\W*(\d+|[ivxlcdm]+)(\W+(\d+|[ivxlcdm]+))?\W*$", re.I)
 DIGITS = re.compile(r"\d+")
 COLUMN_GAP = 0.75  # font sizes of white space between two columns
@@ -48,14 +49,16 @@ def read_page(page, tagged: list[Block] | None) -> PageText:
 
 def margin_lines(page: PageText) -> list[tuple[str, list[dict]]]:
     """The lines of the page's top and bottom margins, each with its key: its text in lower
-    case with numbers as ``#``, so "Page 3 of 9" on every page is one running footer."""
+    case with numbers as ``#`` and none at its ends, so "Page 3 of 9" on every page is one
+    running footer, and a header with the page number on the outer side (left on even pages,
+    right on odd ones) one running header."""
     band = page.height * MARGIN_SHARE
     words = [w for w in page.words if w["top"] < band or w["bottom"] > page.height - band]
-    return [(DIGITS.sub("#", line_text(line).lower()), line) for line in group_lines(words)]
+    return [(DIGITS.sub("#", line_text(line).lower()).strip("# "), line) for line in group_lines(words)]
 
 
 def margin_keys(pages: list[PageText]) -> set[str]:
-    """Keys of the margin lines found on at least half the pages (two at least)."""
+    """Keys of the margin lines found on enough of the pages (two at least)."""
     counts = Counter(key for page in pages for key in {key for key, _ in margin_lines(page)})
     least = max(2, len(pages) * REPEATED_SHARE)
     return {key for key, count in counts.items() if count >= least}

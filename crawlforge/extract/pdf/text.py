@@ -27,14 +27,15 @@ def line_text(line: list[dict]) -> str:
 
 def join_lines(texts: list[str]) -> str:
     """One paragraph of its lines: a word broken by a hyphen at a line's end is made whole
-    again when the next line goes on in lower case; other lines meet with a space."""
+    again when the next line goes on in lower case (a compound, "Soekarno-Hatta", keeps its
+    hyphen); other lines meet with a space."""
     joined = ""
     for text in texts:
         text = text.strip()
         if not text:
             continue
-        if joined and LINE_END_HYPHEN.search(joined) and text[:1].islower():
-            joined = joined[:-1] + text
+        if joined and LINE_END_HYPHEN.search(joined):
+            joined = (joined[:-1] if text[:1].islower() else joined) + text
         else:
             joined = f"{joined} {text}" if joined else text
     return joined.replace(SOFT_HYPHEN, "")
