@@ -1,7 +1,14 @@
 """PDFs in a real crawl: `scrapy crawl site` against the fixture server follows a page's links
 to PDFs and exports each as a document, or as an error record that says why not."""
 
+import subprocess
+import sys
+
+from conftest import FIXTURES, ROOT
+
 from crawlforge.extract.frontmatter import parse_document
+
+PDFS = FIXTURES / "pdf"
 
 
 def test_site_crawl_follows_pdf_links_and_writes_their_documents(fixture_server, crawl, tmp_path):
@@ -34,3 +41,23 @@ def test_pdf_0_leaves_pdf_links_alone(fixture_server, crawl):
     assert result.returncode == 0, result.log[-3000:]
     assert [item["url"] for item in result.items] == [fixture_server.url("/pdf/site/synthetic-index.html")]
     assert result.errors == []
+
+
+def test_scrapy_markdown_of_a_pdf_file_prints_its_document():
+    process = subprocess.run([sys.executable, "-m", "scrapy", "markdown", str(PDFS / "2023-06-20-PV.pdf")], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+    assert process.returncode == 0, process.stderr[-2000:]
+    frontmatter, markdown = parse_document(process.stdout)
+    assert frontmatter["content_type"] == "application/pdf" and frontmatter["page_type"] == "pdf"
+    assert frontmatter["pdf"] == {"title": "Comité de démolition - Procès-verbal de la séance publique du 20 juin 2023",
+                                  "author": None, "subject": None, "created": "2023-06-21T09:30:27-04:00",
+                                  "modified": "2023-06-21T10:09:55-04:00", "pages": 2}
+    assert frontmatter["content_length"] == (PDFS / "2023-06-20-PV.pdf").stat().st_size
+    assert "Mme Ariane Bélanger, greffière adjointe" in markdown
+
+
+def test_scrapy_markdown_of_an_encrypted_pdf_is_one_error_and_exit_2():
+    process = subprocess.run([sys.executable, "-m", "scrapy", "markdown", str(PDFS / "password-example.pdf")],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert process.returncode == 2 and process.stdout == ""
+    assert process.stderr.strip().splitlines()[-1].endswith("the PDF is encrypted and needs a password")

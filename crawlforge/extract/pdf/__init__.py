@@ -80,6 +80,8 @@ def read_pdf(body: bytes, max_pages: int = 0, time_limit: float = 0) -> PdfDocum
 
 def read_pages(pdf: pdfplumber.PDF, max_pages: int, deadline: float | None) -> PdfDocument:
     total = len(pdf.pages)
+    if not total:
+        raise PdfProblem("pdf_error", "the PDF has no pages")
     document = PdfDocument("", pdf_metadata(pdf.metadata, total))
     limit = min(total, max_pages) if max_pages else total
     pages, scanned = [], 0
