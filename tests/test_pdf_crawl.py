@@ -61,3 +61,37 @@ def test_scrapy_markdown_of_an_encrypted_pdf_is_one_error_and_exit_2():
                              cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert process.returncode == 2 and process.stdout == ""
     assert process.stderr.strip().splitlines()[-1].endswith("the PDF is encrypted and needs a password")
+
+
+def test_a_pdf_served_as_html_and_a_scanned_pdf_are_items(fixture_server, crawl, tmp_path):
+    mislabelled = fixture_server.url("/_headers/Content-Type=text%2Fhtml/pdf/word365_structure.pdf")
+    scanned = fixture_server.url("/pdf/synthetic-scanned-2023-06-20-PV.pdf")
+    urls = tmp_path / "urls.txt"
+    urls.write_text(f"{mislabelled}\n{scanned}\n")
+    result = crawl("site", args={"urls_file": urls, "follow": 0})
+    assert result.returncode == 0, result.log[-3000:]
+    items = {item["url"]: item for item in result.items}
+    assert items[mislabelled]["markdown"].startswith("# Titre")  # the charset middleware let it through
+    assert items[scanned]["markdown"] == "" and items[scanned]["page_type"] == "pdf"
+    assert "need OCR" in items[scanned]["extraction_warnings"][0]["message"]
+    assert result.errors == []
+
+
+def sitemap_site(make_server, tmp_path):
+    """A folder with a PDF and a sitemap listing it, served; the sitemap's URL."""
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "notice.pdf").write_bytes((PDFS / "word365_structure.pdf").read_bytes())
+    server = make_server(root)
+    (root / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"<url><loc>{server.url('/notice.pdf')}</loc></url></urlset>\n")
+    return server.url("/sitemap.xml"), server.url("/notice.pdf")
+
+
+def test_sitemap_lists_pdfs_unless_pdf_0(make_server, crawl, tmp_path):
+    sitemap, pdf = sitemap_site(make_server, tmp_path)
+    listed = crawl("sitemap", args={"url": sitemap})
+    assert [(item["url"], item["page_type"]) for item in listed.items] == [(pdf, "pdf")]
+    skipped = crawl("sitemap", args={"url": sitemap, "pdf": 0})
+    assert skipped.items == [] and skipped.stats["sitemap/skipped_pdf"] == 1
