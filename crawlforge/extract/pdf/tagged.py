@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from crawlforge.extract.pdf.blocks import Block
+from crawlforge.extract.pdf.blocks import Block, is_bold
+from crawlforge.extract.pdf.layout import dominant_size
 from crawlforge.extract.pdf.text import join_lines
 
 HEADINGS = {"H": 1, **{f"H{level}": level for level in range(1, 7)}}
@@ -46,7 +47,10 @@ def walk(element: dict, chars: dict, blocks: list[Block]) -> None:
         if rows := [row for row in rows if row]:
             blocks.append(Block("table", rows=rows))
     elif kind in PARAGRAPHS or (element.get("mcids") and not element.get("children")):
-        add(blocks, Block("paragraph", element_text(element, chars)))
+        # its type too, so a paragraph set large (a title tagged P) is still a heading
+        own = list(element_chars(element, chars))
+        add(blocks, Block("paragraph", element_text(element, chars), size=dominant_size(own) if own else 0.0,
+                          bold=bool(own) and all(is_bold(char["fontname"]) for char in own if char["text"].strip())))
     else:
         for child in element.get("children", ()):
             walk(child, chars, blocks)
@@ -63,6 +67,13 @@ def descendants(element: dict, kind: str):
             yield child
         else:
             yield from descendants(child, kind)
+
+
+def element_chars(element: dict, chars: dict):
+    for mcid in element.get("mcids", ()):
+        yield from chars.get(mcid, ())
+    for child in element.get("children", ()):
+        yield from element_chars(child, chars)
 
 
 def element_text(element: dict, chars: dict) -> str:
