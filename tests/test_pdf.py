@@ -58,6 +58,14 @@ def test_ruled_table_is_a_markdown_table_with_its_header_row():
     assert "|  |  | BAIN, J MATTHEW |  |  | DISTRICT DIRECTOR | 37,499.96 |" in markdown
 
 
+def test_ruled_row_of_several_records_is_one_row_a_record():
+    markdown = document("nics-background-checks-2015-11.pdf").markdown.splitlines()
+    # five states share each ruled row of the PDF, a line of each cell apiece
+    assert "| Alabama | 18,870 | 23,022 | 22,650 | 859 | 1,178 | 0 | 14 | 15 | 0 | 2,179 | 2,307 | 11 | 0 | 0 " \
+           "| 0 |  |  | 13 | 14 | 0 | 3 | 2 | 0 | 71,137 |" in markdown
+    assert [line.split(" | ")[0] for line in markdown[3:6]] == ["| Alabama", "| Alaska", "| Arizona"]
+
+
 def test_french_minutes_keep_their_accents():
     minutes = document("2023-06-20-PV.pdf")
     assert minutes.metadata["title"] == "Comité de démolition - Procès-verbal de la séance publique du 20 juin 2023"

@@ -2,7 +2,8 @@
 
 A table ruled only around its header, its body one cell tall of many text lines, is common in
 reports: such a spanning cell is cut into one row per text line, each word in the header's
-column it sits under."""
+column it sits under. So is a ruled row whose cells all hold the same number of lines (three
+or more): several records drawn as one row. Two lines a cell are more often wrapped text."""
 
 from __future__ import annotations
 
@@ -43,18 +44,15 @@ def column_spans(table) -> list[tuple]:
 def row_texts(cells: list, columns: list[tuple], words: list[dict]) -> list[list[str]]:
     """One table row's cell texts; a row whose cell spans columns and holds several lines, one
     row per line."""
-    texts = []
-    spanning = False
-    for cell in cells:
-        if cell is None:  # covered by a cell that spans columns
-            texts.append("")
-            continue
-        lines = group_lines([word for word in words if inside(word, cell)])
-        texts.append(join_lines([line_text(line) for line in lines]))
-        if len(lines) >= MANY_LINES and sum(cell[0] <= (c[0] + c[2]) / 2 <= cell[2] for c in columns) > 1:
-            spanning = True
+    cell_lines = [group_lines([word for word in words if inside(word, cell)]) if cell else [] for cell in cells]
+    spanning = any(len(lines) >= MANY_LINES and sum(cell[0] <= (c[0] + c[2]) / 2 <= cell[2] for c in columns) > 1
+                   for cell, lines in zip(cells, cell_lines) if cell)
+    counts = [len(lines) for lines in cell_lines if lines]
+    if not spanning and len(counts) > 1 and len(set(counts)) == 1 and counts[0] >= MANY_LINES:
+        # several records in one ruled row, each cell a line of each
+        return [[line_text(lines[index]) if lines else "" for lines in cell_lines] for index in range(counts[0])]
     if not spanning:
-        return [texts]
+        return [[join_lines([line_text(line) for line in lines]) for lines in cell_lines]]
     box = (min(c[0] for c in cells if c), min(c[1] for c in cells if c),
            max(c[2] for c in cells if c), max(c[3] for c in cells if c))
     lines = group_lines([word for word in words if inside(word, box)])

@@ -42,8 +42,7 @@ def walk(element: dict, chars: dict, blocks: list[Block]) -> None:
     elif kind == "LI":
         add(blocks, Block("item", element_text(element, chars)))
     elif kind == "Table":
-        rows = [[element_text(cell, chars) for cell in row.get("children", ()) if cell.get("type") in CELLS]
-                for row in descendants(element, "TR")]
+        rows = [row_cells(row, chars) for row in descendants(element, "TR")]
         if rows := [row for row in rows if row]:
             blocks.append(Block("table", rows=rows))
     elif kind in PARAGRAPHS or (element.get("mcids") and not element.get("children")):
@@ -54,6 +53,16 @@ def walk(element: dict, chars: dict, blocks: list[Block]) -> None:
     else:
         for child in element.get("children", ()):
             walk(child, chars, blocks)
+
+
+def row_cells(row: dict, chars: dict) -> list[str]:
+    """A table row's cell texts, left to right on the page: some producers tag the cells of a
+    row in another order than they show them."""
+    cells = [cell for cell in row.get("children", ()) if cell.get("type") in CELLS]
+    lefts = [min((char["x0"] for char in element_chars(cell, chars)), default=None) for cell in cells]
+    if None not in lefts:
+        cells = [cell for _, cell in sorted(zip(lefts, cells), key=lambda pair: pair[0])]
+    return [element_text(cell, chars) for cell in cells]
 
 
 def add(blocks: list[Block], block: Block) -> None:
