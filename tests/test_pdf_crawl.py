@@ -1,6 +1,7 @@
 """PDFs in a real crawl: `scrapy crawl site` against the fixture server follows a page's links
 to PDFs and exports each as a document, or as an error record that says why not."""
 
+import json
 import subprocess
 import sys
 
@@ -95,3 +96,16 @@ def test_sitemap_lists_pdfs_unless_pdf_0(make_server, crawl, tmp_path):
     assert [(item["url"], item["page_type"]) for item in listed.items] == [(pdf, "pdf")]
     skipped = crawl("sitemap", args={"url": sitemap, "pdf": 0})
     assert skipped.items == [] and skipped.stats["sitemap/skipped_pdf"] == 1
+
+
+def test_archived_pdf_is_read_again_by_reextract(fixture_server, crawl, tmp_path):
+    archive = tmp_path / "warc"
+    url = fixture_server.url("/pdf/senate-expenditures.pdf")
+    crawled = crawl("site", args={"url": url, "archive": archive})
+    assert [item["page_type"] for item in crawled.items] == ["pdf"], crawled.log[-3000:]
+    out = tmp_path / "again"
+    done = subprocess.run([sys.executable, "-m", "scrapy", "reextract", str(archive), "-O", str(out / "items.jsonl")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-3000:]
+    again = [json.loads(line) for line in (out / "items.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(item["url"], item["markdown"]) for item in again] == [(url, crawled.items[0]["markdown"])]
