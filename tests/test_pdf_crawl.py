@@ -109,3 +109,16 @@ def test_archived_pdf_is_read_again_by_reextract(fixture_server, crawl, tmp_path
     assert done.returncode == 0, done.stderr[-3000:]
     again = [json.loads(line) for line in (out / "items.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [(item["url"], item["markdown"]) for item in again] == [(url, crawled.items[0]["markdown"])]
+
+
+def test_a_long_pdf_does_not_hold_the_crawl(fixture_server, crawl, tmp_path):
+    """The 16-page report takes seconds to read; pages answered a second after it are done
+    meanwhile, which they could not be if it were read on the reactor thread."""
+    report = fixture_server.url("/pdf/WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
+    pages = [fixture_server.url(f"/_slow/1/demo/news/{name}") for name in ("blog.python.org.html", "anarc.at.cdpath.html")]
+    urls = tmp_path / "urls.txt"
+    urls.write_text("\n".join([report, *pages]))
+    result = crawl("site", args={"urls_file": urls, "follow": 0})
+    assert result.returncode == 0, result.log[-3000:]
+    assert [item["url"] for item in result.items][-1] == report
+    assert result.stats["pdf/pages"] == 16
