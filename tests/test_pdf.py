@@ -97,6 +97,14 @@ def test_truncated_pdf_is_a_pdf_error_with_the_parsers_message():
     assert "Unexpected EOF" in problem.value.detail
 
 
+def test_a_page_box_of_no_numbers_is_a_pdf_error_not_a_crash():
+    body = (PDFS / "senate-expenditures.pdf").read_bytes().replace(b"/MediaBox[0 0 612 792]", b"/MediaBox[0 /V 612 792]")
+    with pytest.raises(PdfProblem) as problem:
+        read_pdf(body)
+    assert problem.value.reason == "pdf_error"
+    assert problem.value.detail.startswith("cannot read the PDF: PdfminerException: float() argument")
+
+
 def test_a_body_without_the_signature_is_not_pdf():
     with pytest.raises(PdfProblem) as problem:
         read_pdf((PDFS / "site" / "synthetic-index.html").read_bytes())

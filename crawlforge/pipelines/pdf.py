@@ -11,6 +11,8 @@ Stats: ``pdf/documents``, ``pdf/pages``, ``pdf/failed/<reason>``.
 
 from __future__ import annotations
 
+import logging
+
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -29,6 +31,8 @@ class PdfPipeline:
         self.max_pages = crawler.settings.getint("CRAWLFORGE_PDF_MAX_PAGES")
         self.time_limit = crawler.settings.getfloat("CRAWLFORGE_PDF_TIME_LIMIT")
         self.pool: ThreadPool | None = None
+        # pdfminer logs each object of a broken file it skips: a PDF's one outcome is its record
+        logging.getLogger("pdfminer").setLevel(logging.ERROR)
 
     @classmethod
     def from_crawler(cls, crawler):

@@ -11,6 +11,7 @@ error record's reason: ``not_pdf``, ``pdf_encrypted`` or ``pdf_error``.
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from io import BytesIO
 
@@ -69,13 +70,16 @@ def read_pdf(body: bytes, max_pages: int = 0, time_limit: float = 0) -> PdfDocum
     """The document of ``body``: at most ``max_pages`` pages (0: all), and the pages read
     before ``time_limit`` seconds ran out (0: no limit), each cut short said in a warning."""
     deadline = time.monotonic() + time_limit if time_limit else None
-    with open_pdf(body) as pdf:
-        try:
-            return read_pages(pdf, max_pages, deadline)
-        except PdfProblem:
-            raise
-        except Exception as error:  # noqa: BLE001 - a broken page stream; the record says what broke
-            raise PdfProblem("pdf_error", f"cannot read the PDF: {type(error).__name__}: {error}") from None
+    pdf = open_pdf(body)
+    try:
+        return read_pages(pdf, max_pages, deadline)
+    except PdfProblem:
+        raise
+    except Exception as error:  # noqa: BLE001 - a broken page stream; the record says what broke
+        raise PdfProblem("pdf_error", f"cannot read the PDF: {type(error).__name__}: {error}") from None
+    finally:
+        with suppress(Exception):  # closing reads the page tree again, which may be what broke
+            pdf.close()
 
 
 def read_pages(pdf: pdfplumber.PDF, max_pages: int, deadline: float | None) -> PdfDocument:
