@@ -38,3 +38,12 @@ def merge_continued(blocks: list[Block]) -> list[Block]:
         else:
             merged.append(block)
     return merged
+
+
+def without_empty(rows: list[list[str]]) -> list[list[str]]:
+    """Rows and columns with no text left out (the gaps of a form's ruled grid)."""
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    keep = [index for index in range(max(map(len, rows), default=0))
+            if any(index < len(row) and row[index].strip() for row in rows)]
+    return [[row[index] if index < len(row) else "" for index in keep] for row in rows]
+

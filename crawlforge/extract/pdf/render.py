@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from crawlforge.extract.pdf.blocks import Block
+from crawlforge.extract.pdf.blocks import Block, without_empty
 
 HEADING_RATIO = 1.15  # of the body text's size
 MAX_HEADING_CHARS = 200
@@ -52,6 +52,10 @@ def heading_level(block: Block, levels: dict[float, int]) -> int:
 
 
 def table_markdown(rows: list[list[str]]) -> str:
+    """A pipe table; a "table" of one column (a tagged frame around text) as its paragraphs."""
+    rows = without_empty(rows)
+    if not rows or len(rows[0]) < 2:
+        return "\n\n".join(cell_text(row[0]) for row in rows)
     width = max(len(row) for row in rows)
     cells = [[cell_text(cell) for cell in row] + [""] * (width - len(row)) for row in rows]
     lines = ["| " + " | ".join(row) + " |" for row in cells]

@@ -7,7 +7,7 @@ or more): several records drawn as one row. Two lines a cell are more often wrap
 
 from __future__ import annotations
 
-from crawlforge.extract.pdf.blocks import Block
+from crawlforge.extract.pdf.blocks import Block, without_empty
 from crawlforge.extract.pdf.text import group_lines, join_lines, line_text
 
 MIN_ROWS = 2
@@ -25,11 +25,10 @@ def ruled_tables(page, words: list[dict]) -> list[tuple[tuple, Block]]:
     found = []
     for table in page.find_tables():
         columns = column_spans(table)
-        rows = [row for cells in table.rows for row in row_texts(cells.cells, columns, words)]
-        rows = [row for row in rows if any(row)]
-        if len(rows) >= MIN_ROWS and len(columns) >= MIN_COLUMNS:
+        rows = without_empty([row for cells in table.rows for row in row_texts(cells.cells, columns, words)])
+        if len(rows) >= MIN_ROWS and len(rows[0]) >= MIN_COLUMNS:
             found.append((table.bbox, Block("table", rows=rows)))
-    return found
+    return found  # a box of one column is a frame around text: its words stay in the flow
 
 
 def column_spans(table) -> list[tuple]:
