@@ -1,4 +1,4 @@
-"""``scrapy crawl site``: crawl a website from a start URL, one item per HTML page."""
+"""``scrapy crawl site``: crawl a website from a start URL, one item per HTML page or PDF."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
     ``sitemap=also`` adds the pages the site's sitemaps list (robots.txt ``Sitemap:`` lines,
     else ``/sitemap.xml``), ``sitemap=only`` fetches just those, without following links,
     ``sitemap=never`` (the default) ignores sitemaps; ``lastmod_after=DATE`` skips sitemap
-    entries last modified before that day.
+    entries last modified before that day; ``pdf=0`` leaves links to PDFs alone.
     """
 
     name = "site"

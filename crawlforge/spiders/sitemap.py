@@ -103,8 +103,8 @@ class SitemapDiscovery(ScrapySitemapSpider):
 
 
 class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
-    """``scrapy crawl sitemap -a url=SITE_OR_SITEMAP_URL``: one item per HTML page a sitemap
-    lists, links not followed. A URL ending in ``.xml`` or ``.xml.gz`` is read as a sitemap
+    """``scrapy crawl sitemap -a url=SITE_OR_SITEMAP_URL``: one item per HTML page or PDF a
+    sitemap lists (``-a pdf=0``: pages only), links not followed. A URL ending in ``.xml`` or ``.xml.gz`` is read as a sitemap
     (or index); any other URL's robots.txt and ``/sitemap.xml`` are tried. ``lastmod_after=DATE``
     skips entries last modified before that day."""
 
