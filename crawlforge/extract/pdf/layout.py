@@ -23,6 +23,7 @@ COLUMN_GAP = 0.75  # font sizes of white space between two columns
 BLOCK_GAP = 0.6  # font sizes of white space between two blocks
 MIN_COLUMN_SHARE = 0.18  # of the page's width: narrower "columns" are a table's, read in rows
 INDENT = 0.8  # font sizes
+UPRIGHT_SHARE = 0.25  # of a page's characters: with fewer upright, the page is read sideways
 
 
 @dataclass
@@ -39,8 +40,12 @@ def read_page(page, tagged: list[Block] | None) -> PageText:
     """What the layout path needs of a page, so the page's parsed objects can go."""
     if tagged:
         return PageText(page.width, page.height, [], tagged=tagged)
-    # upright words only: text set sideways in a margin (a spine, a print mark) is no part of the flow
-    words = [word for word in page.extract_words(**WORD_OPTIONS) if word["upright"]]
+    words = page.extract_words(**WORD_OPTIONS)
+    upright = [word for word in words if word["upright"]]
+    # text set sideways in a margin (a spine, a print mark) is no part of the flow; on a page
+    # turned sideways it is about all the text there is
+    if sum(len(word["text"]) for word in upright) >= sum(len(word["text"]) for word in words) * UPRIGHT_SHARE:
+        words = upright
     found = ruled_tables(page, words)
     boxes = [box for box, _ in found]
     words = [word for word in words if not any(inside(word, box) for box in boxes)]
