@@ -4,8 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Debian packages crawlforge drives for real: the browser (demo and tests) and Redis (tests).
-DEBIAN_PACKAGES := chromium redis-server
+# Debian packages crawlforge drives for real: the browser (demo and tests) and Redis (tests);
+# poppler-utils' pdftotext is bench/bench_pdf.py's reference text layer.
+DEBIAN_PACKAGES := chromium redis-server poppler-utils
 
 .PHONY: install system-deps demo test bench clean
 

@@ -81,6 +81,7 @@ SPIDER_ARGUMENTS = {
     "links": Argument("CRAWLFORGE_MARKDOWN_LINKS", as_flag),
     "documents_dir": Argument("CRAWLFORGE_DOCUMENTS_DIR", as_text),
     "archive": Argument("CRAWLFORGE_ARCHIVE", as_text),
+    "pdf": Argument("CRAWLFORGE_PDF", as_flag),
 }
 
 

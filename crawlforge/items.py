@@ -42,6 +42,8 @@ class Page(BaseModel):
     # forum, service, hub or other (crawlforge.extract.content.pagetype)
     page_type: str | None = None
     document: str = ""
+    # a PDF's own metadata: title, author, subject, created, modified, pages (crawlforge.extract.pdf)
+    pdf: dict[str, Any] | None = None
     template: str | None = None
     template_data: Any = None
     template_warnings: list[str] = Field(default_factory=list)
@@ -70,6 +72,8 @@ class Page(BaseModel):
     resumed_refetch: bool = False
     # the page's one parse, shared by the pipelines (crawlforge.parsed); never exported
     _parsed: Any = PrivateAttr(default=None)
+    # a PDF's bytes, for the PDF pipeline and the frontmatter's content_length; never exported
+    _body: bytes | None = PrivateAttr(default=None)
 
 
 class ErrorRecord(BaseModel):

@@ -120,6 +120,7 @@ EXTENSIONS = {
 
 ITEM_PIPELINES = {
     "crawlforge.pipelines.structured.StructuredDataPipeline": 100,
+    "crawlforge.pipelines.pdf.PdfPipeline": 150,  # PDF items only
     "crawlforge.pipelines.markdown.MarkdownPipeline": 200,
     "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
     "crawlforge.pipelines.highlights.HighlightsPipeline": 400,  # needs a query
@@ -148,6 +149,12 @@ CRAWLFORGE_MARKDOWN_LINKS = True
 CRAWLFORGE_MARKDOWN_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB
 # Query parameters dropped from links and image URLs (a trailing * matches a prefix).
 CRAWLFORGE_MARKDOWN_TRACKING_PARAMS = list(TRACKING_PARAMS)  # utm_*, gclid, fbclid, mc_cid, ...
+# PDFs: links to them followed (site) and listed (sitemap), read as documents (-a pdf=0: not followed).
+CRAWLFORGE_PDF = True
+# Pages of one PDF read at most (0: all); the rest is left out, and a warning says so.
+CRAWLFORGE_PDF_MAX_PAGES = 200
+# Seconds of reading one PDF, checked between pages (0: no limit); the pages read are kept.
+CRAWLFORGE_PDF_TIME_LIMIT = 60
 # Structured-data extractors ("module:Class"); empty: the built-in set.
 CRAWLFORGE_STRUCTURED_EXTRACTORS = []
 # Write the final crawl stats to this JSON file (empty: beside a local items feed, out.stats.json).

@@ -131,7 +131,6 @@ def bad_inputs(tmp_path):
 @pytest.mark.parametrize(("kind", "message"), [
     ("missing", "missing.html: no such file"),
     ("binary", "synthetic-random.bin: not an HTML page (application/octet-stream)"),
-    ("pdf", "synthetic-document.pdf: not an HTML page (application/pdf)"),
 ])
 def test_markdown_of_a_bad_file_is_one_line_and_exit_2(bad_inputs, kind, message):
     process = scrapy("markdown", bad_inputs[kind])
@@ -140,11 +139,18 @@ def test_markdown_of_a_bad_file_is_one_line_and_exit_2(bad_inputs, kind, message
     assert process.stderr.strip().count("\n") == 0 and process.stderr.strip().endswith(message)
 
 
+def test_markdown_of_a_pdf_without_pages_exits_2(bad_inputs):
+    process = scrapy("markdown", bad_inputs["pdf"])
+    assert process.returncode == 2
+    assert process.stdout == ""
+    assert last_line(process.stderr).endswith("synthetic-document.pdf: the PDF has no pages")
+
+
 def test_markdown_of_a_url_served_as_pdf_exits_2_and_of_a_404_exits_1(fixture_server):
     allow = ["-s", f"CRAWLFORGE_ALLOWED_NETWORKS={TEST_CRAWL_SETTINGS['CRAWLFORGE_ALLOWED_NETWORKS']}"]
     pdf = scrapy("markdown", fixture_server.url("/_headers/Content-Type=application%2Fpdf/demo/robots.txt"), *allow)
     assert pdf.returncode == 2
-    assert last_line(pdf.stderr).endswith("served as application/pdf, not HTML")
+    assert last_line(pdf.stderr).endswith("the body has no %PDF- signature, so it is not a PDF")
     missing = scrapy("markdown", fixture_server.url("/missing.html"), *allow)
     assert missing.returncode == 1
     assert last_line(missing.stderr).endswith(f"No page from {fixture_server.url('/missing.html')}: HTTP 404")

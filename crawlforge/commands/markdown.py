@@ -24,10 +24,12 @@ from scrapy.responsetypes import responsetypes
 
 from crawlforge import signals as crawlforge_signals
 from crawlforge.extensions.ledger import ID_KEY
+from crawlforge.extract.pdf import is_pdf
 from crawlforge.spiders.base import CrawlforgeSpider
 
 logger = logging.getLogger(__name__)
 BAD_INPUT = 2
+BAD_INPUT_REASONS = ("not_html", "not_pdf", "pdf_encrypted", "pdf_error")
 SNIFF_BYTES = 4096
 
 
@@ -37,7 +39,7 @@ def file_problem(path: Path) -> str | None:
         return f"{path}: no such file" if not path.exists() else f"{path}: not a file"
     with path.open("rb") as file:
         head = file.read(SNIFF_BYTES)
-    if responsetypes.from_args(filename=str(path), body=head) is HtmlResponse:
+    if responsetypes.from_args(filename=str(path), body=head) is HtmlResponse or is_pdf(head):
         return None
     kind = mimetypes.guess_type(path.name)[0]
     if kind is None:
@@ -83,7 +85,7 @@ class Command(ScrapyCommand):
         return "URL_OR_FILE"
 
     def short_desc(self) -> str:
-        return "Print one page (a URL, or a saved HTML file) as frontmatter + markdown"
+        return "Print one page (a URL, or a saved HTML or PDF file) as frontmatter + markdown"
 
     def add_options(self, parser):
         super().add_options(parser)
@@ -118,7 +120,7 @@ class Command(ScrapyCommand):
             return
         reason, detail = self.failures[0] if self.failures else ("no_item", "see the log above")
         logger.error("No page from %s: %s", args[0], detail)
-        self.exitcode = BAD_INPUT if reason == "not_html" else 1
+        self.exitcode = BAD_INPUT if reason in BAD_INPUT_REASONS else 1
 
     def item_scraped(self, item, **_):
         self.documents.append(item.document)

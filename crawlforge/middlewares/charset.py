@@ -6,7 +6,8 @@ nothing is declared or the declaration does not decode the body, and the WHATWG 
 The chosen codec and its source (bom/header/meta/detected/default) go to
 ``meta["crawlforge_encoding"]`` and ``meta["crawlforge_encoding_source"]`` for the item.
 A body that is not text at all (a file format's signature, or the bytes WHATWG MIME sniffing
-calls binary), whatever its Content-Type says, ends as ``not_html`` instead of an item of junk.
+calls binary), whatever its Content-Type says, ends as ``not_html`` instead of an item of junk;
+but a PDF goes on to the spider, which makes a document of it.
 """
 
 from __future__ import annotations
@@ -62,7 +63,10 @@ class CharsetMiddleware:
             return response
         content_type = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
         codec, source = choose_charset(response.body, content_type)
-        if kind := binary_kind(response.body, codec):
+        kind = binary_kind(response.body, codec)
+        if kind == "PDF":
+            return response
+        if kind:
             detail = f"served as {content_type or 'text'}, but the body is {kind}, not text"
             self.stats.inc_value("charset/not_text")
             report_failure(self.crawler, request, "download", "not_html", detail, status=response.status)

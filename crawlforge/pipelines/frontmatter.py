@@ -29,10 +29,12 @@ def utf8_length(text: str) -> int:
 def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dict:
     """Keys in the documented order; empty sections are left out."""
     html = adapter.get("html") or ""
+    body = getattr(adapter.item, "_body", None)  # a PDF's
     frontmatter = {
         "url": adapter["url"],
         "processed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-        "content_length": utf8_length(html),
+        "content_length": len(body) if body is not None else utf8_length(html),
+        **({"content_type": adapter["content_type"], "pdf": adapter["pdf"]} if adapter.get("pdf") else {}),
         **({"page_type": adapter["page_type"]} if adapter.get("page_type") else {}),
         **(adapter.get("structured_data") or {}),
     }

@@ -14,7 +14,8 @@ def page_problem(adapter: ItemAdapter) -> tuple[str, str] | None:
     if not adapter.get("document"):
         return "no_document", "no document was built"
     markdown = adapter.get("markdown")
-    if (not markdown or markdown.isspace()) and adapter.get("template_data") is None:  # no copy of a huge one
+    # a scanned PDF has no text to give, and says so in its warnings: it is kept
+    if (not markdown or markdown.isspace()) and adapter.get("template_data") is None and not adapter.get("pdf"):
         return "no_content", "the page has no main content"
     return None
 

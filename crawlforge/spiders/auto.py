@@ -13,7 +13,7 @@ import scrapy
 from scrapy.spidermiddlewares.httperror import HttpError
 
 from crawlforge.extensions.ledger import ID_KEY
-from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
+from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, is_pdf_response, page_item, pdf_item
 from crawlforge.spiders.templates import REGISTRY, render_meta, template_failure, template_results
 from crawlforge.templates import TemplateError
 from crawlforge.templates.registry import fetch_url
@@ -74,6 +74,8 @@ class AutoSpider(CrawlforgeSpider):
 
     def generic(self, response, fallback: dict | None = None) -> list:
         fallback = fallback or response.meta.get("crawlforge_fallback")
+        if is_pdf_response(response):
+            return [pdf_item(response, template_fallback=fallback)]
         if is_html(response):
             self.crawler.stats.inc_value("auto/generic")
             return [page_item(response, template_fallback=fallback)]

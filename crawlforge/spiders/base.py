@@ -1,5 +1,5 @@
 """What every crawlforge spider shares: start URLs from ``-a url=`` or ``-a urls_file=``, and
-turning an HTML response into a ``Page`` item for the page pipeline."""
+turning an HTML or PDF response into a ``Page`` item for the page pipeline."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ from scrapy.http import Response, TextResponse
 
 from crawlforge import signals
 from crawlforge.args import ArgumentError, apply_arguments
+from crawlforge.extract.pdf import is_pdf
 from crawlforge.items import Page
 from crawlforge.parsed import response_page
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+PDF_TYPES = ("application/pdf", "application/x-pdf")
+PDF_EXTENSION = ".pdf"
 
 
 def read_urls_file(path: str) -> list[str]:
@@ -36,6 +39,29 @@ def is_html(response: Response) -> bool:
         return False
     declared = content_type(response).split(";")[0].strip().lower()
     return declared in HTML_TYPES or not declared
+
+
+def is_pdf_response(response: Response) -> bool:
+    """Served as a PDF, or carrying the ``%PDF-`` signature whatever the server called it
+    (``application/octet-stream``, a saved file, a PDF mislabelled as HTML)."""
+    declared = content_type(response).split(";")[0].strip().lower()
+    return declared in PDF_TYPES or is_pdf(response.body)
+
+
+def pdf_item(response: Response, **fields) -> Page:
+    """A ``Page`` holding the PDF's bytes for the PDF pipeline (``crawlforge.pipelines.pdf``)."""
+    meta = response.meta
+    item = Page(
+        url=meta.get("redirect_urls", [response.url])[0],
+        final_url=response.url,
+        status=response.status,
+        content_type=PDF_TYPES[0],
+        depth=meta.get("depth"),
+        download_latency=meta.get("download_latency"),
+        **fields,
+    )
+    item._body = response.body
+    return item
 
 
 def page_item(response: TextResponse, **fields) -> Page:
@@ -81,10 +107,13 @@ class CrawlforgeSpider(scrapy.Spider):
         apply_arguments(kwargs, crawler.settings)
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.crawl_arguments = dict(kwargs)  # the archive's record of the run, for reextract
+        spider.follow_pdf = crawler.settings.getbool("CRAWLFORGE_PDF")
         return spider
 
     def page_or_failure(self, response):
-        """The page item of an HTML response; anything else ends its URL as not_html."""
+        """The page item of an HTML or PDF response; anything else ends its URL as not_html."""
+        if is_pdf_response(response):
+            return pdf_item(response)
         if is_html(response):
             return page_item(response)
         self.fail(response.url, "not_html", f"served as {content_type(response) or 'no type'}, not HTML",

@@ -1,4 +1,4 @@
-"""``scrapy crawl site``: crawl a website from a start URL, one item per HTML page."""
+"""``scrapy crawl site``: crawl a website from a start URL, one item per HTML page or PDF."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from crawlforge.extract.content.urls import document_base, link_targets
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import response_page
-from crawlforge.spiders.base import CrawlforgeSpider
+from crawlforge.spiders.base import PDF_EXTENSION, CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
 SITEMAP_MODES = ("never", "also", "only")
 # images, media, archives...: a tuple, so that one str.endswith call tests them all
 SKIPPED_EXTENSIONS = tuple("." + extension for extension in IGNORED_EXTENSIONS)
+SKIPPED_WITH_PDF = tuple(extension for extension in SKIPPED_EXTENSIONS if extension != PDF_EXTENSION)
 
 
 def allow_pattern(allow: str) -> re.Pattern:
@@ -44,7 +45,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
     ``sitemap=also`` adds the pages the site's sitemaps list (robots.txt ``Sitemap:`` lines,
     else ``/sitemap.xml``), ``sitemap=only`` fetches just those, without following links,
     ``sitemap=never`` (the default) ignores sitemaps; ``lastmod_after=DATE`` skips sitemap
-    entries last modified before that day.
+    entries last modified before that day; ``pdf=0`` leaves links to PDFs alone.
     """
 
     name = "site"
@@ -73,6 +74,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
             spider.max_pages = as_count(settings.get("CRAWLFORGE_MAX_PAGES") or 0, "CRAWLFORGE_MAX_PAGES") or None
         if spider.max_depth is None:
             spider.max_depth = as_count(settings.get("CRAWLFORGE_MAX_DEPTH") or 0, "CRAWLFORGE_MAX_DEPTH") or None
+        spider.skipped_extensions = SKIPPED_WITH_PDF if spider.follow_pdf else SKIPPED_EXTENSIONS
         return spider
 
     def schedule(self, url: str, **meta) -> scrapy.Request | None:
@@ -106,7 +108,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         depth = response.meta.get("depth", 0)  # set by Scrapy's DepthMiddleware
         too_deep = self.max_depth is not None and depth >= self.max_depth
         links = []
-        if not too_deep and response.meta.get("crawlforge_follow", self.follow):
+        if not too_deep and item.html is not None and response.meta.get("crawlforge_follow", self.follow):
             # read before the item goes on: its markdown prunes the page's tree itself (``ParsedPage.take``)
             page = response_page(response)
             links = await PageWork.of(self.crawler).run(page.html, page_links, page, response.url, response.encoding)
@@ -116,10 +118,10 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
                 yield request
 
     def follows(self, url: str, page_url: str) -> bool:
-        """A web page on the site that ``allow`` admits (Scrapy's link extractor skips the same
-        file extensions)."""
+        """A web page (or a PDF, unless ``-a pdf=0``) on the site that ``allow`` admits
+        (Scrapy's link extractor skips the same file extensions, PDFs included)."""
         parts = urlparse(url)
-        return (parts.scheme in ("http", "https") and not parts.path.lower().endswith(SKIPPED_EXTENSIONS)
+        return (parts.scheme in ("http", "https") and not parts.path.lower().endswith(self.skipped_extensions)
                 and (self.allow is None or self.allow.search(url) is not None) and self.on_site(url, page_url))
 
     def on_site(self, url: str, page_url: str) -> bool:

@@ -17,7 +17,7 @@ from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
 from crawlforge.extensions.ledger import NOT_PAGE_KEY
-from crawlforge.spiders.base import CrawlforgeSpider
+from crawlforge.spiders.base import PDF_EXTENSION, CrawlforgeSpider
 
 XML_DECLARATION = re.compile(rb"^\s*<\?xml[^>]*\?>")
 DEPTH_KEY = "crawlforge_sitemap_depth"  # meta: how many indexes lead to this sitemap
@@ -46,6 +46,7 @@ class SitemapDiscovery(ScrapySitemapSpider):
     since. Entries are read lazily: a 50,000-URL sitemap is never held as a list."""
 
     lastmod_after: str | None = None
+    follow_pdf = True
 
     def sitemap_discovery_request(self, url: str) -> scrapy.Request:
         """robots.txt first; when it names no sitemap, ``/sitemap.xml`` of the same origin."""
@@ -63,8 +64,12 @@ class SitemapDiscovery(ScrapySitemapSpider):
             yield self.sitemap_request(url)
 
     def sitemap_filter(self, entries):
-        """Entries (pages or child sitemaps) without a lastmod are kept: nothing says they are old."""
+        """Entries (pages or child sitemaps) without a lastmod are kept: nothing says they are old;
+        PDFs are left out with ``-a pdf=0``."""
         for entry in entries:
+            if not self.follow_pdf and urlparse(entry.get("loc", "")).path.lower().endswith(PDF_EXTENSION):
+                self.crawler.stats.inc_value("sitemap/skipped_pdf")
+                continue
             lastmod = entry.get("lastmod")
             if self.lastmod_after and lastmod and lastmod[:10] < self.lastmod_after[:10]:
                 self.crawler.stats.inc_value("sitemap/skipped_lastmod")
@@ -98,8 +103,8 @@ class SitemapDiscovery(ScrapySitemapSpider):
 
 
 class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
-    """``scrapy crawl sitemap -a url=SITE_OR_SITEMAP_URL``: one item per HTML page a sitemap
-    lists, links not followed. A URL ending in ``.xml`` or ``.xml.gz`` is read as a sitemap
+    """``scrapy crawl sitemap -a url=SITE_OR_SITEMAP_URL``: one item per HTML page or PDF a
+    sitemap lists (``-a pdf=0``: pages only), links not followed. A URL ending in ``.xml`` or ``.xml.gz`` is read as a sitemap
     (or index); any other URL's robots.txt and ``/sitemap.xml`` are tried. ``lastmod_after=DATE``
     skips entries last modified before that day."""
 
