@@ -24,7 +24,7 @@ def test_ikea_json_ld_product_fields_and_provenance():
     assert data.provenance["structured_data.price"] == "json-ld"
     assert data.provenance["meta.title"] == "opengraph"
     assert data.meta["canonical"] == "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/"
-    assert data.sources_found == ["json-ld", "opengraph", "meta"]  # the visible page reads only what they lack
+    assert data.sources_found == ["visible", "json-ld", "opengraph", "meta"]  # "Article no.: 002.937.72" shown
     assert data.conflicts == []
     assert data.errors == []
 

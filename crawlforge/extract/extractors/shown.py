@@ -27,6 +27,10 @@ WINDOW = 700  # characters of text after the product's heading in which its pric
 MAX_NODES = 3000  # nodes walked after the heading: a bound for pages of endless markup
 LABEL_TEXT = 24  # characters before or after a tag that can say what kind of price it is
 MAX_CURRENT_PRICES = 3  # more distinct current prices under one heading: a listing's cards
+MIN_CARDS = 3  # priced siblings alike: a list of items
+MAX_CARDS_READ = 12  # siblings read to count them
+MAX_CARD_TEXT = 600  # characters (blanks aside) of a card: a name, a price, a rating, a button
+CARD_LEVELS = 8  # ancestors of a price tag tested as a list's card
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "select", "option", "-comment", "button", "svg"}
 _STRUCK = {"del", "s", "strike"}
@@ -49,6 +53,7 @@ class Tag:
     after: str
     marked: bool  # its class or id names a price
     at: int  # characters of text shown before it (after the heading, or in the box)
+    element: object = None  # the lexbor node
 
 
 def product_heading(tree):
@@ -125,7 +130,8 @@ def _tag(element, label: str, at: int) -> Tag | None:
     whole = parsed.amount == parsed.amount.to_integral()
     amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
     inside = text[: text.find(parsed.amount_text)] if parsed.amount_text and parsed.amount_text in text else ""
-    return Tag(amount, currency, _is_list_price(element), " ".join(f"{label} {inside}".split()), "", marked, at)
+    return Tag(amount, currency, _is_list_price(element), " ".join(f"{label} {inside}".split()), "", marked, at,
+               element)
 
 
 def _joined_cents(element, text: str) -> str:
@@ -210,8 +216,40 @@ def is_list_label(tag: Tag) -> bool:
 
 def is_not_selling(tag: Tag) -> bool:
     """Shipping, a saving, an estimate or a deposit: an amount that is not what the product costs."""
-    return "+" in tag.before[-3:] or pattern("not_selling_labels").search(tag.before[-12:]) is not None \
+    return "+" in tag.before[-3:] or pattern("not_selling_labels").search(tag.before) is not None \
         or pattern("not_selling_after").match(tag.after[:16]) is not None
+
+
+def in_card(element) -> bool:
+    """Whether ``element`` lies in one of a list's cards: an ancestor whose siblings of its tag
+    and first class (itself included) are, at least ``MIN_CARDS`` of them and half, items of a
+    list: a short text with an amount and a currency, a link and an image (a listing's or a
+    carousel's items; not a page's sections, not a buy box)."""
+    node = element
+    for _ in range(CARD_LEVELS):
+        parent = node.parent
+        if parent is None or not parent.is_element_node or parent.tag in ("body", "html"):
+            return False
+        key = _kind(node)
+        similar = [child for child in parent.iter() if _kind(child) == key][:MAX_CARDS_READ]
+        if len(similar) >= MIN_CARDS:
+            cards = sum(map(_is_card, similar))
+            if cards >= MIN_CARDS and 2 * cards >= len(similar):
+                return True
+        node = parent
+    return False
+
+
+def _is_card(node) -> bool:
+    text = node.text()
+    return len("".join(text.split())) <= MAX_CARD_TEXT and _money_pattern().search(text) is not None \
+        and node.css_first("a[href]") is not None and node.css_first("img") is not None
+
+
+def _kind(node) -> tuple:
+    """A node's tag and first class: a list's items share them (their other classes name each item)."""
+    classes = (node.attributes.get("class") or "").split()
+    return node.tag, classes[0] if classes else None
 
 
 def _following(element):
@@ -249,3 +287,10 @@ def _currencies() -> dict:
         *symbol, code = [t for t in tokens if "=" not in t]
         table[" ".join(symbol)] = {"": code.upper(), **{c.lower(): cur for c, cur in by_country.items()}}
     return table
+
+
+@lru_cache(maxsize=1)
+def _money_pattern() -> re.Pattern:
+    """An amount touching a currency symbol or code, either side."""
+    marks = "|".join(re.escape(symbol) for symbol in sorted(_currencies(), key=len, reverse=True) if not symbol.isalpha())
+    return re.compile(rf"(?:{marks}|\b[A-Z]{{3}})\s?\d|\d\s?(?:{marks}|[A-Z]{{3}}\b)", re.I)

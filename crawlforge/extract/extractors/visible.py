@@ -21,8 +21,8 @@ from functools import lru_cache
 
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page, RecentPages
-from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, is_list_label, is_not_selling, \
-    product_heading, tags_after, tags_in
+from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, in_card, is_list_label, \
+    is_not_selling, product_heading, tags_after, tags_in
 from crawlforge.extract.words import pattern, phrases
 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
@@ -96,6 +96,8 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     if len({tag.amount for tag in tags if not _is_list(tag) and not is_not_selling(tag)}) > MAX_NEAR_PRICES:
         return {}  # card after card of prices: a listing
     selling, listed = offer
+    if in_card(selling.element):
+        return {}  # the first card of a listing or a carousel
     if not buttons and not selling.marked and selling.at > CLOSE_TEXT:
         return {}  # no buy button, no price class, not right under the heading: not an offer
     others = Counter(code for code in (currency_code(tag.currency, url) for tag in tags) if code)
@@ -159,9 +161,11 @@ _SELLING = RecentPages(4)
 
 def shown_code(html: str, start: int = 0) -> str | None:
     """The identifier printed after a product-code label, in the same element or the next
-    (read from ``start``: the body)."""
-    found = (m.group(1) for m in _code_pattern().finditer(html, start))
-    return next((code for code in found if any(c.isdigit() for c in code)), None)
+    (read from ``start``: the body); None when the page labels several (a set's parts, other
+    items), since which one is the product's own is then unknown."""
+    found = {m.group(1) for m in _code_pattern().finditer(html, start)}
+    codes = [code for code in found if any(c.isdigit() for c in code)]
+    return codes[0] if len(codes) == 1 else None
 
 
 def buy_buttons(tree) -> list:
@@ -202,7 +206,7 @@ def _in_stock_notice(html: str) -> bool:
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
+    return re.compile(rf">\s*(?:{labels})\s*[:#：-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
 
 
 @lru_cache(maxsize=1)
