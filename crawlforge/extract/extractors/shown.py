@@ -27,7 +27,7 @@ WINDOW = 700  # characters of text after the product's heading in which its pric
 MAX_NODES = 3000  # nodes walked after the heading: a bound for pages of endless markup
 LABEL_TEXT = 24  # characters before or after a tag that can say what kind of price it is
 MAX_CURRENT_PRICES = 3  # more distinct current prices under one heading: a listing's cards
-MIN_CARDS = 3  # priced siblings alike: a list of items
+MIN_CARDS = 2  # priced siblings alike, each with a link and an image: a list of items
 MAX_CARDS_READ = 12  # siblings read to count them
 MAX_CARD_TEXT = 600  # characters (blanks aside) of a card: a name, a price, a rating, a button
 CARD_LEVELS = 8  # ancestors of a price tag tested as a list's card
@@ -37,6 +37,7 @@ _STRUCK = {"del", "s", "strike"}
 _CONTAINERS = {"body", "html", "main", "form", "section", "article", "table", "tr", "ul", "ol", "li"}  # hold items
 _AMOUNT = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]*\d)?")
 _WORD = re.compile(r"\w+")
+_ADDED_OR_RANGE = re.compile(r"[+\-–]\s*\W{0,2}$")  # "+ £2.90" shipping, "$45 - $50" a range's end
 _ATTRIBUTE_WORD = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
@@ -57,22 +58,17 @@ class Tag:
 
 
 def product_heading(tree):
-    """The h1 whose words are most the page title's (the first h1 when no title helps); an h2
-    only when no h1 names the title."""
+    """The h1 whose words are most the page title's (the first h1 when no title helps)."""
     title = tree.head.css_first("title") if tree.head is not None else None  # not an SVG's
     title_words = set(_WORD.findall(title.text().casefold())) if title is not None else set()
     best, best_score = None, -1.0
-    for level in ("h1", "h2"):
-        for heading in tree.css(level):
-            words = _WORD.findall(heading.text(separator=" ").casefold())
-            if not words:
-                continue
+    for heading in tree.css("h1"):
+        words = _WORD.findall(heading.text(separator=" ").casefold())
+        if words:
             score = sum(word in title_words for word in words) / len(words)
             if score > best_score:
                 best, best_score = heading, score
-        if best is not None and (level == "h2" or best_score > 0 or not title_words):
-            return best if level == "h1" or best_score >= 0.5 else None
-    return best if best_score >= 0.5 else None
+    return best
 
 
 def tags_after(heading) -> list[Tag]:
@@ -216,14 +212,13 @@ def is_list_label(tag: Tag) -> bool:
 
 def is_not_selling(tag: Tag) -> bool:
     """Shipping, a saving, an estimate or a deposit: an amount that is not what the product costs."""
-    return "+" in tag.before[-3:] or pattern("not_selling_labels").search(tag.before) is not None \
+    return bool(_ADDED_OR_RANGE.search(tag.before[-4:])) or pattern("not_selling_labels").search(tag.before) is not None \
         or pattern("not_selling_after").match(tag.after[:16]) is not None
 
 
 def in_card(element) -> bool:
-    """Whether ``element`` lies in one of a list's cards: an ancestor whose siblings of its tag
-    and first class (itself included) are, at least ``MIN_CARDS`` of them and half, items of a
-    list: a short text with an amount and a currency, a link and an image (a listing's or a
+    """Whether ``element`` lies in one of a list's cards: an ancestor that is, with siblings of
+    its tag and first class (at least ``MIN_CARDS`` in all), an item of a list: a short text with an amount and a currency, a link and an image (a listing's or a
     carousel's items; not a page's sections, not a buy box)."""
     node = element
     for _ in range(CARD_LEVELS):
@@ -232,10 +227,8 @@ def in_card(element) -> bool:
             return False
         key = _kind(node)
         similar = [child for child in parent.iter() if _kind(child) == key][:MAX_CARDS_READ]
-        if len(similar) >= MIN_CARDS:
-            cards = sum(map(_is_card, similar))
-            if cards >= MIN_CARDS and 2 * cards >= len(similar):
-                return True
+        if len(similar) >= MIN_CARDS and _is_card(node) and sum(map(_is_card, similar)) >= MIN_CARDS:
+            return True
         node = parent
     return False
 

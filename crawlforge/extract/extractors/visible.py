@@ -82,15 +82,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     tags = tags_after(heading) if heading is not None else []
     offer = _selling(tags)
     if offer is None and buttons:
-        box = buttons[0]
-        for _ in range(BOX_LEVELS):
-            box = box.parent
-            if box is None:
-                break
-            tags = tags_in(box)
-            offer = _selling(tags)
-            if offer is not None:
-                break
+        tags, offer = _in_buy_box(buttons[0], heading)
     if offer is None:
         return {}
     if len({tag.amount for tag in tags if not _is_list(tag) and not is_not_selling(tag)}) > MAX_NEAR_PRICES:
@@ -105,6 +97,21 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     if currency is None:
         warnings.append(f"visible price {selling.amount} shows no currency; currency left empty.")
     return {"price": selling.amount, "currency": currency, "list_price": listed.amount if listed else None}
+
+
+def _in_buy_box(button, heading) -> tuple:
+    """(tags, offer) of the smallest box around ``button`` that shows a price: within
+    ``BOX_LEVELS`` ancestors."""
+    box = button
+    for _ in range(BOX_LEVELS):
+        box = box.parent
+        if box is None:
+            break
+        tags = tags_in(box)
+        offer = _selling(tags)
+        if offer is not None:
+            return tags, offer
+    return [], None
 
 
 def _selling(tags: list):
