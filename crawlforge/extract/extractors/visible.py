@@ -132,12 +132,15 @@ def _is_list(tag) -> bool:
 
 
 def stock_state(html: str, buttons: list, declared: str | None) -> str | None:
-    """OutOfStock for an out-of-stock notice, InStock for an enabled buy button or an in-stock
-    phrase; None when the page shows neither (a missing state is never read as in stock)."""
-    if _out_of_stock_notice(html):
-        return "OutOfStock"
-    if buttons:
+    """InStock for an enabled buy button, else OutOfStock for an out-of-stock notice, else
+    InStock for an in-stock phrase; None when the page shows neither (a missing state is never
+    read as in stock). A notice beside a live button is one variant's, unless the markup
+    says out of stock too."""
+    notice = _out_of_stock_notice(html)
+    if buttons and not (notice and declared is not None):
         return "InStock"
+    if notice:
+        return "OutOfStock"
     if declared is None and _in_stock_notice(html):
         return "InStock"
     return None
@@ -184,10 +187,19 @@ def buy_buttons(tree) -> list:
         if not _is_button(button.tag, attributes) or "disabled" in attributes \
                 or attributes.get("aria-disabled") == "true":
             continue
-        label = " ".join((button.text(deep=True) or attributes.get("value") or "").split())
+        label = " ".join((_label(button) or attributes.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
             found.append(button)
     return found
+
+
+def _label(button) -> str:
+    """The button's text without its inline <style> or <script>."""
+    text = button.text(deep=True)
+    if len(text) <= MAX_PRICE_TEXT or (button.css_first("style") is None and button.css_first("script") is None):
+        return text
+    return "".join(node.text_content for node in button.traverse(include_text=True)
+                   if node.is_text_node and node.parent.tag not in ("style", "script"))
 
 
 def _is_button(tag: str, attributes: dict) -> bool:
@@ -218,7 +230,7 @@ def _code_pattern() -> re.Pattern:
 
 @lru_cache(maxsize=1)
 def _notice_pattern() -> re.Pattern:
-    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<")
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})(?:\s+\w+)?\s*[.!]?\s*<")  # "... online"
 
 
 @lru_cache(maxsize=1)
