@@ -26,7 +26,6 @@ MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, no
 WINDOW = 700  # characters of text after the product's heading in which its price is shown
 MAX_NODES = 3000  # nodes walked after the heading: a bound for pages of endless markup
 LABEL_TEXT = 24  # characters before or after a tag that can say what kind of price it is
-MAX_CURRENT_PRICES = 3  # more distinct current prices under one heading: a listing's cards
 MIN_CARDS = 2  # priced siblings alike, each with a link and an image: a list of items
 MAX_CARDS_READ = 12  # siblings read to count them
 MAX_CARD_TEXT = 600  # characters (blanks aside) of a card: a name, a price, a rating, a button
@@ -96,8 +95,9 @@ def _tags(nodes, stop_at_headings: bool) -> list[Tag]:
                 element = _price_element(parent)
                 if element is not None and element.mem_id not in seen:
                     seen.add(element.mem_id)
-                    label = "".join(stream[-LABEL_TEXT:])[-(position - max(previous_end, position - LABEL_TEXT)):]
-                    tag = _tag(element, label if position > previous_end else "", size)
+                    shown = position - max(previous_end, position - LABEL_TEXT)  # since the last tag
+                    label = "".join(stream[-LABEL_TEXT:])[-shown:] if shown > 0 else ""
+                    tag = _tag(element, label, size)
                     previous_end = position + len(element.text(deep=True))
                     if tag is not None:
                         tags.append((tag, previous_end))

@@ -2,15 +2,11 @@
 
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
-whose markup names a product). The shown price, currency, name and stock (an out-of-stock
-notice, else an enabled buy button) come last, only where no markup says anything
-(``VisiblePriceExtractor``, on pages with markup worth reading, from the page's shared lexbor
-parse), and only on a page with
-an enabled buy button whose main heading has at most a few prices right under it (a listing's
-heading has card after card of them). One exception to the ranking: its InStock (a buy button,
-no notice) overrules markup that says out of stock (``structured._shown_stock``). Elements whose
-itemprop, class, id or data attributes name a price are read with price-parser; a
-struck-through or "was" price is the list price.
+whose markup names a product). The shown price, currency, name, stock and labelled code come
+last and fill only what no markup gave (``VisiblePriceExtractor``, on any page, from the shared
+lexbor parse): the price tags under the product's heading or in its buy button's box
+(``shown``), the buy button's state and the stock phrases. One exception to the ranking: its
+InStock (a live buy button) overrules markup that says out of stock (``structured._shown_stock``).
 """
 
 from __future__ import annotations
@@ -23,7 +19,7 @@ from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page, RecentPages
 from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, in_card, is_list_label, \
     is_not_selling, product_heading, tags_after, tags_in
-from crawlforge.extract.words import pattern, phrases
+from crawlforge.extract.words import pattern
 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is the product's own
@@ -82,7 +78,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     tags = tags_after(heading) if heading is not None else []
     offer = _selling(tags)
     if offer is None and buttons:
-        tags, offer = _in_buy_box(buttons[0], heading)
+        tags, offer = _in_buy_box(buttons[0])
     if offer is None:
         return {}
     if len({tag.amount for tag in tags if not _is_list(tag) and not is_not_selling(tag)}) > MAX_NEAR_PRICES:
@@ -99,7 +95,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     return {"price": selling.amount, "currency": currency, "list_price": listed.amount if listed else None}
 
 
-def _in_buy_box(button, heading) -> tuple:
+def _in_buy_box(button) -> tuple:
     """(tags, offer) of the smallest box around ``button`` that shows a price: within
     ``BOX_LEVELS`` ancestors."""
     box = button
