@@ -29,7 +29,7 @@ LABEL_TEXT = 24  # characters before or after a tag that can say what kind of pr
 MIN_CARDS = 2  # priced siblings alike, each with a link and an image: a list of items
 MAX_CARDS_READ = 12  # siblings read to count them
 MAX_CARD_TEXT = 600  # characters (blanks aside) of a card: a name, a price, a rating, a button
-CARD_LEVELS = 8  # ancestors of a price tag tested as a list's card
+CARD_LEVELS = 12  # ancestors of a price tag tested as a list's card
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "select", "option", "-comment", "button", "svg"}
 _STRUCK = {"del", "s", "strike"}
@@ -108,7 +108,7 @@ def _tags(nodes, stop_at_headings: bool) -> list[Tag]:
             break  # the next item's heading
     whole = "".join(stream)
     for tag, end in tags:
-        tag.after = " ".join(whole[end:end + LABEL_TEXT].split())
+        tag.after = " ".join(f"{tag.after} {whole[end:end + LABEL_TEXT]}".split())  # its own words first
     return [tag for tag, _ in tags]
 
 
@@ -125,9 +125,10 @@ def _tag(element, label: str, at: int) -> Tag | None:
         return None  # a number without a currency is a size, a count or a date
     whole = parsed.amount == parsed.amount.to_integral()
     amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
-    inside = text[: text.find(parsed.amount_text)] if parsed.amount_text and parsed.amount_text in text else ""
-    return Tag(amount, currency, _is_list_price(element), " ".join(f"{label} {inside}".split()), "", marked, at,
-               element)
+    at_amount = text.find(parsed.amount_text) if parsed.amount_text else -1
+    inside, trailing = (text[:at_amount], text[at_amount + len(parsed.amount_text):]) if at_amount >= 0 else ("", "")
+    return Tag(amount, currency, _is_list_price(element), " ".join(f"{label} {inside}".split()), trailing, marked,
+               at, element)
 
 
 def _joined_cents(element, text: str) -> str:

@@ -23,7 +23,7 @@ from crawlforge.extract.words import pattern
 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is the product's own
-BOX_LEVELS = 4  # ancestors of a buy button searched for its price: the buy box, not the page
+BOX_LEVELS = 8  # ancestors of a buy button searched for its price: the buy box, not the page
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 # Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
 # a word every hint of a group holds and what comes right before and after it: a page is searched
@@ -81,7 +81,8 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
         tags, offer = _in_buy_box(buttons[0])
     if offer is None:
         return {}
-    if len({tag.amount for tag in tags if not _is_list(tag) and not is_not_selling(tag)}) > MAX_NEAR_PRICES:
+    if len({tag.amount for tag in tags if tag.currency and not _is_list(tag) and not is_not_selling(tag)}) \
+            > MAX_NEAR_PRICES:
         return {}  # card after card of prices: a listing
     selling, listed = offer
     if in_card(selling.element):
