@@ -36,11 +36,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="passes; the fastest counts")
     args = parser.parse_args()
+    extract_product(page("<p>warm up</p>"), "https://shop.example/")  # imports and word lists: once a process
     for name, html in CASES.items():
         best = float("inf")
-        for _ in range(args.repeat):
+        for run in range(args.repeat):
+            fresh = f"{html}<!-- pass {run} -->"  # a new page each pass: a page's result is remembered
             start = time.process_time()
-            record = extract_product(html, "https://shop.example/widget")
+            record = extract_product(fresh, "https://shop.example/widget")
             best = min(best, time.process_time() - start)
         print(f"{name:20} {1000 * best:8.1f} ms  price={record['price']!r}  is_product={record['is_product']}")
 
