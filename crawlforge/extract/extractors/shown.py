@@ -217,14 +217,16 @@ def is_not_selling(tag: Tag) -> bool:
         or pattern("not_selling_after").match(tag.after[:16]) is not None
 
 
-def in_card(element) -> bool:
+def in_card(element, heading=None) -> bool:
     """Whether ``element`` lies in one of a list's cards: an ancestor that is, with siblings of
     its tag and first class (at least ``MIN_CARDS`` in all), an item of a list: a short text with an amount and a currency, a link and an image (a listing's or a
-    carousel's items; not a page's sections, not a buy box)."""
+    carousel's items; not a page's sections, not a buy box). A box that holds the product's
+    ``heading`` is the product's own, however alike its neighbours."""
+    own = _ancestors(heading) if heading is not None else set()
     node = element
     for _ in range(CARD_LEVELS):
         parent = node.parent
-        if parent is None or not parent.is_element_node or parent.tag in ("body", "html"):
+        if parent is None or not parent.is_element_node or parent.tag in ("body", "html") or node.mem_id in own:
             return False
         key = _kind(node)
         similar = [child for child in parent.iter() if _kind(child) == key][:MAX_CARDS_READ]
@@ -232,6 +234,14 @@ def in_card(element) -> bool:
             return True
         node = parent
     return False
+
+
+def _ancestors(node) -> set:
+    found = set()
+    while node is not None:
+        found.add(node.mem_id)
+        node = node.parent
+    return found
 
 
 def _is_card(node) -> bool:

@@ -85,7 +85,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
             > MAX_NEAR_PRICES:
         return {}  # card after card of prices: a listing
     selling, listed = offer
-    if in_card(selling.element):
+    if in_card(selling.element, heading):
         return {}  # the first card of a listing or a carousel
     if not buttons and not selling.marked and selling.at > CLOSE_TEXT:
         return {}  # no buy button, no price class, not right under the heading: not an offer
