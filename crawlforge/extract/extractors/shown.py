@@ -36,6 +36,7 @@ _STRUCK = {"del", "s", "strike"}
 _CONTAINERS = {"body", "html", "main", "form", "section", "article", "table", "tr", "ul", "ol", "li"}  # hold items
 _AMOUNT = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]*\d)?")
 _WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
 _ADDED_OR_RANGE = re.compile(r"[+\-–]\s*\W{0,2}$")  # "+ £2.90" shipping, "$45 - $50" a range's end
 _ATTRIBUTE_WORD = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -77,7 +78,7 @@ def tags_after(heading) -> list[Tag]:
 
 def tags_in(box) -> list[Tag]:
     """The price tags inside ``box`` (a buy button's box), in order."""
-    return _tags(box.traverse(include_text=True), stop_at_headings=False)
+    return _tags(box.traverse(include_text=True, skip_empty=True), stop_at_headings=False)
 
 
 def _tags(nodes, stop_at_headings: bool) -> list[Tag]:
@@ -91,7 +92,7 @@ def _tags(nodes, stop_at_headings: bool) -> list[Tag]:
             if parent is None or parent.tag in _SKIPPED:
                 continue
             text = node.text_content
-            if any(c.isdigit() for c in text):
+            if _DIGIT.search(text):
                 element = _price_element(parent)
                 if element is not None and element.mem_id not in seen:
                     seen.add(element.mem_id)
@@ -262,7 +263,7 @@ def _following(element):
     while node is not None:
         sibling = node.next
         while sibling is not None:
-            yield from sibling.traverse(include_text=True)
+            yield from sibling.traverse(include_text=True, skip_empty=True)
             sibling = sibling.next
         node = node.parent
 

@@ -23,6 +23,8 @@ from crawlforge.extract.words import pattern
 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
 CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is the product's own
+# A button, a submit/button input, or a link styled or marked as a button.
+_BUTTONS = 'button, input[type="submit"], input[type="button"], a[role="button"], a[class*="btn"], a[class*="button"]'
 BOX_LEVELS = 8  # ancestors of a buy button searched for its price: the buy box, not the page
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 # Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
@@ -179,10 +181,9 @@ def buy_buttons(tree) -> list:
     """The enabled buttons or button-like links of the lexbor ``tree`` that read as a buy button."""
     words = pattern("buy_buttons")
     found = []
-    for button in tree.css("button, input[type], a[role], a[class]"):  # the only ones _is_button can take
+    for button in tree.css(_BUTTONS):  # lexbor's own match: a page's thousands of links are not read here
         attributes = button.attributes
-        if not _is_button(button.tag, attributes) or "disabled" in attributes \
-                or attributes.get("aria-disabled") == "true":
+        if "disabled" in attributes or attributes.get("aria-disabled") == "true":
             continue
         label = " ".join((_label(button) or attributes.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
@@ -197,14 +198,6 @@ def _label(button) -> str:
         return text
     return "".join(node.text_content for node in button.traverse(include_text=True)
                    if node.is_text_node and node.parent.tag not in ("style", "script"))
-
-
-def _is_button(tag: str, attributes: dict) -> bool:
-    """A button, a submit/button input, or a link styled or marked as a button."""
-    if tag == "a":
-        classes = attributes.get("class") or ""
-        return attributes.get("role") == "button" or "btn" in classes or "button" in classes
-    return tag == "button" or attributes.get("type") in ("submit", "button")
 
 
 def _words(element) -> str:
