@@ -57,12 +57,13 @@ class Tag:
     element: object = None  # the lexbor node
 
 
-def product_heading(tree):
-    """The h1 whose words are most the page title's (the first h1 when no title helps)."""
+def product_heading(tree, headings=None):
+    """The h1 (of ``headings``, the page's h1s) whose words are most the page title's (the first
+    h1 when no title helps)."""
     title = tree.head.css_first("title") if tree.head is not None else None  # not an SVG's
     title_words = set(_WORD.findall(title.text().casefold())) if title is not None else set()
     best, best_score = None, -1.0
-    for heading in tree.css("h1"):
+    for heading in tree.css("h1") if headings is None else headings:
         words = _WORD.findall(heading.text(separator=" ").casefold())
         if words:
             score = sum(word in title_words for word in words) / len(words)

@@ -59,8 +59,12 @@ class VisiblePriceExtractor(Extractor):
         if not (need_offer or need_stock or "sku" not in found):
             return None
         tree = page.dom
-        heading = product_heading(tree) if need_offer or "product_name" not in found else None
-        buttons = buy_buttons(tree) if need_offer or need_stock else []
+        marks = tree.css("h1, " + _BUTTONS)  # one walk of the tree for both
+        if need_offer or "product_name" not in found:
+            heading = product_heading(tree, [node for node in marks if node.tag == "h1"])
+        else:
+            heading = None
+        buttons = buy_buttons(tree, [node for node in marks if node.tag != "h1"]) if need_offer or need_stock else []
         warnings: list = []
         fields = shown_offer(heading, buttons, page.url, warnings) if need_offer else {}
         if not (fields or "product_name" in found or "price" in found):
@@ -177,11 +181,12 @@ def shown_code(html: str, start: int = 0) -> str | None:
     return codes[0] if len(codes) == 1 else None
 
 
-def buy_buttons(tree) -> list:
-    """The enabled buttons or button-like links of the lexbor ``tree`` that read as a buy button."""
+def buy_buttons(tree, candidates=None) -> list:
+    """The enabled buttons or button-like links of the lexbor ``tree`` (of ``candidates``, its
+    ``_BUTTONS``) that read as a buy button."""
     words = pattern("buy_buttons")
     found = []
-    for button in tree.css(_BUTTONS):  # lexbor's own match: a page's thousands of links are not read here
+    for button in tree.css(_BUTTONS) if candidates is None else candidates:  # not a page's thousands of links
         attributes = button.attributes
         if "disabled" in attributes or attributes.get("aria-disabled") == "true":
             continue
