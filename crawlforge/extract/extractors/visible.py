@@ -93,7 +93,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     selling, listed = offer
     if in_card(selling.element, heading):
         return {}  # the first card of a listing or a carousel
-    if not buttons and not selling.marked and selling.at > CLOSE_TEXT:
+    if not buttons and not (selling.marked and selling.at <= CLOSE_TEXT):
         return {}  # no buy button, no price class, not right under the heading: not an offer
     others = Counter(code for code in (currency_code(tag.currency, url) for tag in tags) if code)
     currency = currency_code(selling.currency, url) or (others.most_common(1)[0][0] if others else None)
