@@ -26,6 +26,7 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.templated:TemplateExtractor",
     "crawlforge.extract.extractors.appstate:AppStateExtractor",
     "crawlforge.extract.extractors.visible:VisiblePriceExtractor",
+    "crawlforge.extract.extractors.urlid:UrlIdExtractor",
 )
 
 __all__ = ["DEFAULT_EXTRACTORS", "Extractor", "Finding", "Page", "load_extractors"]

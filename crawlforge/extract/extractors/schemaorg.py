@@ -97,7 +97,7 @@ def product_fields(node: dict, base_url: str, warnings: list | None = None) -> d
         variants = offers
     return values.compact({
         "product_name": values.text(node.get("name")),
-        "product_description": values.text(node.get("description")),
+        "product_description": values.plain_text(node.get("description")),
         "brand": values.text(node.get("brand") or node.get("manufacturer")),
         "category": _category(node.get("category")),
         "sku": values.text(node.get("sku")) or (chosen.get("sku") if len(offers) <= 1 else None),

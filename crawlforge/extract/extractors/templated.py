@@ -1,7 +1,8 @@
 """A site template's own fields (``crawlforge.templates``: amazon-product and the like), when the
 page's URL is one the template is routed, and it reads the page itself (not an API endpoint).
 The template is the one implementation; this reads its record as product fields, with
-provenance ``template:<id>``. A template that rejects the page (a captcha) is a warning."""
+provenance ``template:<id>``, each field on its own (a record with an identifier or a stock state
+but no price still gives them). A template that rejects the page (a captcha) is a warning."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from crawlforge.templates.registry import fetch_url
 FIELDS = {  # product field <- the first template record key present
     "product_name": ("title", "name"),
     "brand": ("brand",),
-    "sku": ("sku",),
+    "sku": ("sku", "asin"),  # Amazon's ASIN is the listing's own identifier
     "product_description": ("description",),
 }
 
@@ -35,22 +36,26 @@ class TemplateExtractor(Extractor):
             record = _registry().run(template.id, page.html, page.url)["data"]
         except TemplateError as exc:
             return Finding(warnings=[f"{template.id}: {exc}"])
-        if not isinstance(record, dict) or not record.get("price"):
-            return None  # not a product template, or no price on this page
-        return Finding(structured_data=product_fields(record, page.url), source=f"template:{template.id}")
+        fields = product_fields(record, page.url) if isinstance(record, dict) else {}
+        if not fields.keys() & {"price", "sku", "availability"}:
+            return None  # not a product template's record
+        return Finding(structured_data=fields, source=f"template:{template.id}")
 
 
 def product_fields(record: dict, url: str) -> dict:
-    shown = Price.fromstring(str(record["price"]))
+    """The record's product fields, each on its own: a page without a price still has its name,
+    its identifier and its stock."""
+    shown = Price.fromstring(str(record.get("price") or ""))
     amount = format(shown.amount, "f") if shown.amount is not None and shown.amount > 0 else None
     currency = values.currency(record.get("currency")) or currency_code(shown.currency, url)
-    state = values.availability(record.get("availability"))
+    state = values.availability(record.get("availability")) or None
+    state = state if state in values.STATES else values.stock_phrase(record.get("availability"))
     images = record.get("images")
     fields = {field: next((values.text(record[k]) for k in keys if values.text(record.get(k))), None)
               for field, keys in FIELDS.items()}
     return values.compact({
         **fields, "price": amount, "currency": currency if amount else None,
-        "availability": state if state in values.STATES else None,
+        "availability": state,
         "image": images[0] if isinstance(images, list) and images and isinstance(images[0], str) else None,
     })
 

@@ -7,8 +7,12 @@ import re
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urljoin
 
+from crawlforge.extract.words import pattern
+
 NOT_FOR_SALE = {"OutOfStock", "SoldOut", "Discontinued"}  # the states that say "you cannot buy it now"
 _NUMBER = re.compile(r"\d[\d.,\s\u00a0\u202f']*")
+_TAG = re.compile(r"<(?:[a-zA-Z][^<>]*|/[a-zA-Z][^<>]*|!--.*?--)>", re.S)
+_BLOCK_END = re.compile(r"<(?:br|/p|/div|/li|/h\d|/tr|/ul|/ol|/table|/blockquote)\b", re.I)
 _AVAILABILITY = {
     name.lower(): name
     for name in (
@@ -41,6 +45,17 @@ def text(value) -> str | None:
     if "&" in result:  # JSON-LD written by CMS templates often carries HTML entities
         result = html.unescape(result)
     return result or None
+
+
+def plain_text(value) -> str | None:
+    """``text`` with the HTML a shop writes into its description (``<p>``, ``<br>``, escaped
+    or not) read as plain text: a block's end is a line's end, other tags go."""
+    result = text(value)
+    if not result or not _TAG.search(result):
+        return result
+    result = _TAG.sub(lambda m: "\n" if _BLOCK_END.match(m.group()) else " ", result)
+    lines = (" ".join(line.split()) for line in html.unescape(result).splitlines())
+    return "\n".join(line for line in lines if line) or None
 
 
 def price(value) -> str | None:
@@ -107,6 +122,17 @@ def availability(value) -> str | None:
         return None
     key = re.sub(r"[\s_-]", "", raw.rstrip("/").rsplit("/", 1)[-1]).lower()
     return _AVAILABILITY.get(key, raw)
+
+
+def stock_phrase(value) -> str | None:
+    """A shown stock text as a state: "Currently unavailable." -> OutOfStock, "In stock" ->
+    InStock (the phrases of ``words/out_of_stock.txt`` and ``words/in_stock.txt`` opening it)."""
+    raw = text(value)
+    if not raw:
+        return None
+    if pattern("out_of_stock").match(raw):
+        return "OutOfStock"
+    return "InStock" if pattern("in_stock").match(raw) else None
 
 
 def absolute_url(value, base: str) -> str | None:

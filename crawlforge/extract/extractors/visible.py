@@ -2,15 +2,11 @@
 
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
-whose markup names a product). The shown price, currency, name and stock (an out-of-stock
-notice, else an enabled buy button) come last, only where no markup says anything
-(``VisiblePriceExtractor``, on pages with markup worth reading, from the page's shared lexbor
-parse), and only on a page with
-an enabled buy button whose main heading has at most a few prices right under it (a listing's
-heading has card after card of them). One exception to the ranking: its InStock (a buy button,
-no notice) overrules markup that says out of stock (``structured._shown_stock``). Elements whose
-itemprop, class, id or data attributes name a price are read with price-parser; a
-struck-through or "was" price is the list price.
+whose markup names a product). The shown price, currency, name, stock and labelled code come
+last and fill only what no markup gave (``VisiblePriceExtractor``, on any page, from the shared
+lexbor parse): the price tags under the product's heading or in its buy button's box
+(``shown``), the buy button's state and the stock phrases. One exception to the ranking: its
+InStock (a live buy button) overrules markup that says out of stock (``structured._shown_stock``).
 """
 
 from __future__ import annotations
@@ -18,19 +14,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from urllib.parse import urlsplit
-
-from price_parser import Price
 
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page, RecentPages
-from crawlforge.extract.words import pattern, phrases
+from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, in_card, is_list_label, \
+    is_not_selling, product_heading, tags_after, tags_in
+from crawlforge.extract.words import pattern
 
-MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
-NEAR_TEXT = 400  # characters of text between a product's heading and its shown price
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
-_CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
-_SKIPPED = {"script", "style", "noscript", "template", "-comment"}
+CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is the product's own
+# A button, a submit/button input, or a link styled or marked as a button.
+_BUTTONS = 'button, input[type="submit"], input[type="button"], a[role="button"], a[class*="btn"], a[class*="button"]'
+BOX_LEVELS = 8  # ancestors of a buy button searched for its price: the buy box, not the page
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 # Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
 # a word every hint of a group holds and what comes right before and after it: a page is searched
@@ -38,7 +33,6 @@ _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
 # scanned twice, not nine times).
 PRODUCT_HINTS = (("roduct", ((('"P', '"p'), '"'), (("chema.org/P", "chema.org/p"), ""))),
                  ("price", ((("product:", "og:", 'itemprop="', "itemprop='", "itemprop="), ""),)))
-_STRUCK = {"del", "s", "strike"}
 
 
 class VisibleLabelsExtractor(Extractor):
@@ -57,24 +51,102 @@ class VisiblePriceExtractor(Extractor):
     priority = 10
 
     def extract(self, page: Page) -> Finding | None:
-        if "headline" in page.found and "product_name" not in page.found:
+        found = page.found
+        if "headline" in found and "product_name" not in found:
             return None  # the markup says article, and names no product
-        if not page.worth_parsing("ld+json") or not page.worth_parsing("price", "Price", "PRICE"):
-            return None  # only pages with markup worth reading
-        warnings: list = []
-        for heading in _headings(page.dom):
-            name = _words(heading)
-            near = _price_tags(_next_to(heading)) if name else []
-            if near and len({tag[0] for tag in near if not tag[2]}) <= MAX_NEAR_PRICES:
-                break
-        else:
+        need_offer = "price" not in found
+        need_stock = found.get("availability") in (None, *values.NOT_FOR_SALE)  # markup's InStock stands
+        if not (need_offer or need_stock or "sku" not in found):
             return None
-        if not buy_button(page.dom):
-            return None  # no buy button: a price list or a service, not a product on sale
-        fields = shown_price(near, page.url, warnings)
-        if page.found.get("availability") in (None, *values.NOT_FOR_SALE):  # else it changes nothing
-            fields["availability"] = "OutOfStock" if _out_of_stock_notice(page.html) else "InStock"
-        return Finding(structured_data=values.compact({**fields, "product_name": name}), warnings=warnings)
+        tree = page.dom
+        marks = tree.css("h1, " + _BUTTONS)  # one walk of the tree for both
+        if need_offer or "product_name" not in found:
+            heading = product_heading(tree, [node for node in marks if node.tag == "h1"])
+        else:
+            heading = None
+        buttons = buy_buttons(tree, [node for node in marks if node.tag != "h1"]) if need_offer or need_stock else []
+        warnings: list = []
+        fields = shown_offer(heading, buttons, page.url, warnings) if need_offer else {}
+        if not (fields or "product_name" in found or "price" in found):
+            return None  # nothing says this page sells one product
+        if need_stock:
+            fields["availability"] = stock_state(page.html, buttons, found.get("availability"))
+        if "sku" not in found:
+            fields["sku"] = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
+        if heading is not None and "product_name" not in found:
+            fields["product_name"] = _words(heading)
+        return Finding(structured_data=values.compact(fields), warnings=warnings)
+
+
+def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
+    """Price, currency and list price shown under the product's heading, else in the box of its
+    first buy button; {} when neither shows one, or a listing's many prices."""
+    tags = tags_after(heading) if heading is not None else []
+    offer = _selling(tags)
+    if offer is None and buttons:
+        tags, offer = _in_buy_box(buttons[0])
+    if offer is None:
+        return {}
+    if len({tag.amount for tag in tags if tag.currency and not _is_list(tag) and not is_not_selling(tag)}) \
+            > MAX_NEAR_PRICES:
+        return {}  # card after card of prices: a listing
+    selling, listed = offer
+    if in_card(selling.element, heading):
+        return {}  # the first card of a listing or a carousel
+    if not buttons and not (selling.marked and selling.at <= CLOSE_TEXT):
+        return {}  # no buy button, no price class, not right under the heading: not an offer
+    others = Counter(code for code in (currency_code(tag.currency, url) for tag in tags) if code)
+    currency = currency_code(selling.currency, url) or (others.most_common(1)[0][0] if others else None)
+    if currency is None:
+        warnings.append(f"visible price {selling.amount} shows no currency; currency left empty.")
+    return {"price": selling.amount, "currency": currency, "list_price": listed.amount if listed else None}
+
+
+def _in_buy_box(button) -> tuple:
+    """(tags, offer) of the smallest box around ``button`` that shows a price: within
+    ``BOX_LEVELS`` ancestors."""
+    box = button
+    for _ in range(BOX_LEVELS):
+        box = box.parent
+        if box is None:
+            break
+        tags = tags_in(box)
+        offer = _selling(tags)
+        if offer is not None:
+            return tags, offer
+    return [], None
+
+
+def _selling(tags: list):
+    """(selling tag, its list-price tag or None): the first current price that is not shipping
+    or a saving, with a list price beside it (one before, or one of the two after); a page that
+    shows only a "regular price" sells at it."""
+    usable = [tag for tag in tags if not is_not_selling(tag)]
+    selling = next((tag for tag in usable if not _is_list(tag)), None)
+    if selling is None:
+        return (usable[0], None) if usable else None
+    at = usable.index(selling)
+    listed = next((tag for tag in usable[max(0, at - 1): at + 3] if _is_list(tag) and tag.amount != selling.amount), None)
+    return selling, listed
+
+
+def _is_list(tag) -> bool:
+    return tag.listed or is_list_label(tag)
+
+
+def stock_state(html: str, buttons: list, declared: str | None) -> str | None:
+    """InStock for an enabled buy button, else OutOfStock for an out-of-stock notice, else
+    InStock for an in-stock phrase; None when the page shows neither (a missing state is never
+    read as in stock). A notice beside a live button is one variant's, unless the markup
+    says out of stock too."""
+    notice = _out_of_stock_notice(html)
+    if buttons and not (notice and declared is not None):
+        return "InStock"
+    if notice:
+        return "OutOfStock"
+    if declared is None and _in_stock_notice(html):
+        return "InStock"
+    return None
 
 
 def may_sell(html: str) -> bool:
@@ -102,185 +174,60 @@ _SELLING = RecentPages(4)
 
 def shown_code(html: str, start: int = 0) -> str | None:
     """The identifier printed after a product-code label, in the same element or the next
-    (read from ``start``: the body)."""
-    found = (m.group(1) for m in _code_pattern().finditer(html, start))
-    return next((code for code in found if any(c.isdigit() for c in code)), None)
+    (read from ``start``: the body); None when the page labels several (a set's parts, other
+    items), since which one is the product's own is then unknown."""
+    found = {m.group(1) for m in _code_pattern().finditer(html, start)}
+    codes = [code for code in found if any(c.isdigit() for c in code)]
+    return codes[0] if len(codes) == 1 else None
 
 
-def buy_button(tree) -> bool:
-    """Whether an enabled button or button-like link of the lexbor ``tree`` reads as a buy button."""
+def buy_buttons(tree, candidates=None) -> list:
+    """The enabled buttons or button-like links of the lexbor ``tree`` (of ``candidates``, its
+    ``_BUTTONS``) that read as a buy button."""
     words = pattern("buy_buttons")
-    for button in tree.css("button, input[type], a[role], a[class]"):  # the only ones _is_button can take
+    found = []
+    for button in tree.css(_BUTTONS) if candidates is None else candidates:  # not a page's thousands of links
         attributes = button.attributes
-        if not _is_button(button.tag, attributes) or "disabled" in attributes \
-                or attributes.get("aria-disabled") == "true":
+        if "disabled" in attributes or attributes.get("aria-disabled") == "true":
             continue
-        label = " ".join((button.text(deep=True) or attributes.get("value") or "").split())
+        label = " ".join((_label(button) or attributes.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
-            return True
-    return False
+            found.append(button)
+    return found
 
 
-def _is_button(tag: str, attributes: dict) -> bool:
-    """A button, a submit/button input, or a link styled or marked as a button."""
-    if tag == "a":
-        classes = attributes.get("class") or ""
-        return attributes.get("role") == "button" or "btn" in classes or "button" in classes
-    return tag == "button" or attributes.get("type") in ("submit", "button")
-
-
-def shown_price(tags: list, url: str, warnings: list) -> dict:
-    """The first current price tag of ``tags``, with the struck-through tag beside it (the
-    one before, or one of the two after) as the list price. A bare amount takes the
-    currency the other tags show."""
-    selling = next((tag for tag in tags if not tag[2]), None)
-    if selling is None:
-        return {}
-    at = tags.index(selling)
-    listed = next((tag for tag in tags[max(0, at - 1): at + 3] if tag[2] and tag[0] != selling[0]), None)
-    others = Counter(code for code in (currency_code(tag[1], url) for tag in tags) if code)
-    currency = currency_code(selling[1], url) or (others.most_common(1)[0][0] if others else None)
-    if currency is None:
-        warnings.append(f"visible price {selling[0]} shows no currency; currency left empty.")
-    return {"price": selling[0], "currency": currency, "list_price": listed[0] if listed else None}
-
-
-def _next_to(heading) -> list:
-    """Priced elements shown right under a page heading: within ``NEAR_TEXT`` characters of text
-    after it and before any lower heading (a listing's first card has its own). The text counted
-    at an element is its leading text and the text after it, before its children's."""
-    near, text = [], 0
-    for element in _following(heading):
-        tag = element.tag
-        if tag in _CARD_HEADINGS or text > NEAR_TEXT:
-            break
-        if tag not in _SKIPPED:
-            if tag != "option" and _is_priced(element.attributes):
-                near.append(element)
-            text += _text_length(element.first_child)
-        text += _text_length(element.next)
-    return near
-
-
-def _text_length(node) -> int:
-    return len(node.text_content.strip()) if node is not None and node.is_text_node else 0
-
-
-def _headings(tree):
-    """The page's h1 headings, then (for pages without one that works) each first itemprop=name
-    among its siblings, outside any offer."""
-    yield from tree.css("h1")
-    parents = set()
-    for element in tree.css('body [itemprop="name"]'):
-        parent = element.parent
-        if parent.mem_id not in parents and not _in_offer(parent):
-            parents.add(parent.mem_id)
-            yield element
-
-
-def _in_offer(node) -> bool:
-    while node is not None:
-        if node.is_element_node and node.attributes.get("itemprop") == "offers":
-            return True
-        node = node.parent
-    return False
-
-
-def _is_priced(attributes: dict) -> bool:
-    """Attributes whose itemprop, class, id or data attribute name a price."""
-    return attributes.get("itemprop") == "price" or "data-price" in attributes or any(
-        "price" in (attributes.get(name) or "").lower() for name in ("class", "id"))
-
-
-def _following(element):
-    """The elements (and comments) after ``element`` and its descendants, in document order."""
-    node = element
-    while node is not None:
-        sibling = node.next
-        while sibling is not None:
-            yield from sibling.traverse()
-            sibling = sibling.next
-        node = node.parent
-
-
-def _price_tags(elements: list) -> list:
-    """(amount, currency text, is list price) of the short ones of priced ``elements``, each
-    amount once per kind."""
-    tags, seen = [], set()
-    for element in elements:
-        attributes = element.attributes
-        raw = attributes.get("content") if attributes.get("itemprop") == "price" else None
-        text = raw or " ".join(element.text(deep=True).split())
-        if not text or len(text) > MAX_PRICE_TEXT or not any(c.isdigit() for c in text):
-            continue
-        parsed = Price.fromstring(text)
-        if parsed.amount is None or parsed.amount <= 0:
-            continue
-        whole = parsed.amount == parsed.amount.to_integral()
-        amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
-        key = (amount, _is_list_price(element))
-        if key not in seen:
-            seen.add(key)
-            tags.append((amount, parsed.currency, key[1]))
-    return tags
+def _label(button) -> str:
+    """The button's text without its inline <style> or <script>."""
+    text = button.text(deep=True)
+    if len(text) <= MAX_PRICE_TEXT or (button.css_first("style") is None and button.css_first("script") is None):
+        return text
+    return "".join(node.text_content for node in button.traverse(include_text=True)
+                   if node.is_text_node and node.parent.tag not in ("style", "script"))
 
 
 def _words(element) -> str:
     return " ".join(element.text(deep=True, separator=" ").split())
 
 
-def _is_list_price(element) -> bool:
-    """Struck through, or marked as a list price by its or its two ancestors' attributes."""
-    marks = phrases("list_price_marks")
-    node = element
-    for _ in range(3):
-        if node is None or not node.is_element_node:
-            return False
-        if node.tag in _STRUCK:
-            return True
-        attributes = " ".join(v or "" for k, v in node.attributes.items() if k in ("class", "id") or "price" in k)
-        if any(mark in attributes.lower() for mark in marks):
-            return True
-        node = node.parent
-    return False
-
-
-def currency_code(shown: str | None, url: str) -> str | None:
-    """ISO 4217 for a printed symbol or code; an ambiguous symbol ($, kr, Rs) by the
-    site's country domain, else its usual currency."""
-    if not shown:
-        return None
-    token = shown.strip()
-    if len(token) == 3 and token.isalpha():
-        return token.upper()
-    choices = _currencies().get(token.lower())
-    if not choices:
-        return None
-    country = (urlsplit(url).hostname or "").rsplit(".", 1)[-1]
-    return choices.get(country, choices[""])
-
-
 def _out_of_stock_notice(html: str) -> bool:
     return _notice_pattern().search(html) is not None
 
 
-@lru_cache(maxsize=1)
-def _currencies() -> dict:
-    table = {}
-    for line in phrases("currencies"):
-        tokens = line.split()
-        by_country = dict(t.upper().split("=") for t in tokens if "=" in t)
-        *symbol, code = [t for t in tokens if "=" not in t]
-        table[" ".join(symbol)] = {"": code.upper(), **{c.lower(): cur for c, cur in by_country.items()}}
-    return table
+def _in_stock_notice(html: str) -> bool:
+    return _in_stock_pattern().search(html) is not None
 
 
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
+    return re.compile(rf">\s*(?:{labels})\s*[:#：-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
 
 
 @lru_cache(maxsize=1)
 def _notice_pattern() -> re.Pattern:
-    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})\s*[.!]?\s*<")
+    return re.compile(rf">\s*(?:{pattern('out_of_stock').pattern})(?:\s+\w+)?\s*[.!]?\s*<")  # "... online"
+
+
+@lru_cache(maxsize=1)
+def _in_stock_pattern() -> re.Pattern:
+    return re.compile(rf">\s*(?:{pattern('in_stock').pattern})[^<>]{{0,60}}<")
