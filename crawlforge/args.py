@@ -5,20 +5,34 @@ spider takes for a setting, one reading of each kind of value, and one error for
 created, after ``-s``, so ``-a`` beats ``-s`` (as users expect) and components read settings
 only. A value that does not parse stops the crawl before any request, with an ``ArgumentError``
 naming the argument (or setting) and the values it accepts.
+
+``ArgumentError`` is the one exception that means "the user gave a bad value": the commands
+print it as one line and exit 2. Any other exception at start-up is a bug and keeps its
+traceback.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, Callable
+
+from scrapy.exceptions import UsageError
 
 YES = ("1", "true", "yes", "on")
 NO = ("0", "false", "no", "off")
 PRIORITY = "cmdline"  # the same as -s, applied after it
 
 
-class ArgumentError(ValueError):
-    """A spider argument or setting with a value crawlforge cannot use."""
+class ArgumentError(UsageError, ValueError):
+    """A spider argument, setting or command input crawlforge cannot use. A ``UsageError`` so that
+    one escaping a command still exits 2 without a traceback; a ``ValueError`` because it is one."""
+
+    def __init__(self, message: str):
+        super().__init__(message, print_help=False)
 
 
 def as_flag(value, name: str = "value") -> bool:
@@ -56,6 +70,61 @@ def as_text(value, name: str = "value") -> str:
     return str(value).strip()
 
 
+def as_regex(value, name: str = "value") -> str:
+    """A regular expression, checked here so that a typo stops the crawl, not its first link."""
+    text = str(value)
+    try:
+        re.compile(text)
+    except re.error as error:
+        raise ArgumentError(f"{name} must be a regular expression, not {value!r} ({error})") from None
+    return text
+
+
+RELATIVE_DAYS = re.compile(r"(\d+)\s*(?:d|days?)(?:\s+ago)?")
+
+
+def as_date(value, name: str = "value", today: date | None = None) -> str:
+    """An ISO day (``2026-01-31``, a longer ISO timestamp is cut to its day), ``today``,
+    ``yesterday`` or ``N days`` / ``Nd`` ago (UTC), as ``YYYY-MM-DD``: the form sitemap
+    ``lastmod`` values are compared in."""
+    text = str(value).strip().lower()
+    today = today or datetime.now(timezone.utc).date()
+    if text in ("today", "yesterday"):
+        return (today - timedelta(days=text == "yesterday")).isoformat()
+    if match := RELATIVE_DAYS.fullmatch(text):
+        return (today - timedelta(days=int(match[1]))).isoformat()
+    try:
+        return date.fromisoformat(text[:10]).isoformat()
+    except ValueError:
+        raise ArgumentError(f"{name} must be a date such as 2026-01-31, today, yesterday or 7d (days ago), "
+                            f"not {value!r}") from None
+
+
+def as_folder(value, name: str = "value") -> str:
+    """A local folder crawlforge can write into (made now, so that a typo stops the crawl before
+    any request), or a remote prefix such as ``s3://bucket/docs`` left to its storage."""
+    text = str(value).strip()
+    if not text or ("://" in text and not text.startswith("file://")):
+        return text
+    folder = Path(text.removeprefix("file://"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ArgumentError(f"{name}: cannot write into {str(folder)!r} ({error.strerror or error})") from None
+    return text
+
+
+def writable_file(path: str | Path, what: str) -> None:
+    """Stop now when a file the crawl will write cannot be: its folder cannot be made or written."""
+    folder = Path(path).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ArgumentError(f"cannot write {what} {str(path)!r} ({error.strerror or error})") from None
+    if not os.access(folder, os.W_OK):
+        raise ArgumentError(f"cannot write {what} {str(path)!r} (its folder is not writable)")
+
+
 @dataclass(frozen=True)
 class Argument:
     setting: str
@@ -67,6 +136,7 @@ def choice(*choices: str) -> Callable[[Any, str], str]:
 
 
 RENDER_MODES = ("never", "auto", "always")
+SITEMAP_MODES = ("never", "also", "only")
 
 # argument -> the setting it sets, and how its value is read (which says what it accepts)
 SPIDER_ARGUMENTS = {
@@ -79,8 +149,14 @@ SPIDER_ARGUMENTS = {
     "main_content": Argument("CRAWLFORGE_MARKDOWN_MAIN_CONTENT", as_flag),
     "images": Argument("CRAWLFORGE_MARKDOWN_IMAGES", as_flag),
     "links": Argument("CRAWLFORGE_MARKDOWN_LINKS", as_flag),
-    "documents_dir": Argument("CRAWLFORGE_DOCUMENTS_DIR", as_text),
+    "documents_dir": Argument("CRAWLFORGE_DOCUMENTS_DIR", as_folder),
     "archive": Argument("CRAWLFORGE_ARCHIVE", as_text),
+    "max_pages": Argument("CRAWLFORGE_MAX_PAGES", as_count),
+    "max_depth": Argument("CRAWLFORGE_MAX_DEPTH", as_count),
+    "follow": Argument("CRAWLFORGE_FOLLOW", as_flag),
+    "allow": Argument("CRAWLFORGE_ALLOW", as_regex),
+    "sitemap": Argument("CRAWLFORGE_SITEMAP", choice(*SITEMAP_MODES)),
+    "lastmod_after": Argument("CRAWLFORGE_LASTMOD_AFTER", as_date),
 }
 
 

@@ -92,7 +92,7 @@ class ArchiveMiddleware:
         folder = self.spool_folder(crawler.settings) if self.remote else writable(Path(uri.removeprefix("file://")))
         leftovers = sorted(folder.glob("*.warc.gz")) if self.remote else []
         spider = crawler.spider
-        arguments = {k: v for k, v in getattr(spider, "crawl_arguments", {}).items() if k != ARCHIVE_ARG}
+        arguments = {k: v for k, v in crawler.settings.getdict("CRAWLFORGE_CRAWL_ARGUMENTS").items() if k != ARCHIVE_ARG}
         self.writer = ArchiveWriter(folder, spider.name, crawler.settings.getint("CRAWLFORGE_ARCHIVE_MAX_BYTES"),
                                     {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments, default=str),
                                      SETTINGS_FIELD: json.dumps(recorded_settings(crawler.settings), default=str)})
