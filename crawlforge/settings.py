@@ -189,10 +189,10 @@ CRAWLFORGE_BROWSER_BLOCK_HOSTS = [
 ]
 # Restart the browser after this many pages, so leaks cannot grow with the crawl (0: never).
 CRAWLFORGE_BROWSER_RESTART_PAGES = 200
-# Page limit (requests for pages scheduled, start URLs included) and link depth (0: no limit);
-# `-a max_pages=` / `-a max_depth=`.
+# Page limit (requests for pages scheduled, start URLs included; 0: no limit) and link hops from
+# a start URL (0: the start URLs only; None: no limit); `-a max_pages=` / `-a max_depth=`.
 CRAWLFORGE_MAX_PAGES = 0
-CRAWLFORGE_MAX_DEPTH = 0
+CRAWLFORGE_MAX_DEPTH = None
 # The `site` spider: follow links (`-a follow=`), only those matching this regex (`-a allow=`),
 # read sitemaps never, also or only (`-a sitemap=`); sitemap entries last modified before this
 # day are skipped (`-a lastmod_after=`, empty: none).

@@ -35,11 +35,11 @@ def plural(count: int, word: str) -> str:
 
 
 def reasons_text(stats: dict) -> str:
-    """``ssrf_refused 1, http_error 1``: the error records by reason, most first."""
+    """``ssrf_refused 2, http_error 1``: the error records by reason, most first (ties by name)."""
     reasons = Counter({key.removeprefix("ledger/errors/"): value for key, value in stats.items()
                        if key.startswith("ledger/errors/") and value})
     reasons["unmatched"] += stats.get("ledger/unmatched_errors", 0)
-    return ", ".join(f"{reason} {n}" for reason, n in reasons.most_common() if n)
+    return ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])) if n)
 
 
 def failed_urls(stats: dict) -> int:

@@ -81,8 +81,9 @@ class CrawlforgeSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         apply_arguments(kwargs, crawler.settings)
-        # the archive's record of the run, for reextract
-        crawler.settings.set("CRAWLFORGE_CRAWL_ARGUMENTS", dict(kwargs), priority="cmdline")
+        if not crawler.settings.frozen:  # frozen: a crawler made by hand, with its settings final
+            # the archive's record of the run, for reextract
+            crawler.settings.set("CRAWLFORGE_CRAWL_ARGUMENTS", dict(kwargs), priority="cmdline")
         own = {name: value for name, value in kwargs.items() if name not in SPIDER_ARGUMENTS}
         spider = super().from_crawler(crawler, *args, **own)
         crawler.signals.connect(spider.publish_plan, signal=scrapy_signals.spider_opened)

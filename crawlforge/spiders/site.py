@@ -54,7 +54,8 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
             raise ArgumentError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
         spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
-        spider.max_depth = settings.getint("CRAWLFORGE_MAX_DEPTH") or None
+        depth = settings.get("CRAWLFORGE_MAX_DEPTH")
+        spider.max_depth = None if depth in (None, "") else int(depth)
         spider.follow = settings.getbool("CRAWLFORGE_FOLLOW")
         spider.allow = re.compile(allow) if (allow := settings.get("CRAWLFORGE_ALLOW")) else None
         spider.sitemap = settings.get("CRAWLFORGE_SITEMAP")
