@@ -30,8 +30,8 @@ NO_ITEM, BAD_ARGUMENTS = 1, 2
 OUTPUT_SETTINGS = ("CRAWLFORGE_ERRORS_FEED", "CRAWLFORGE_STATS_FILE")
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def reasons_text(stats: dict) -> str:
@@ -65,7 +65,7 @@ def finished_summary(stats: dict) -> str:
     if failed:
         text += f" ({reasons_text(stats)})"
     if skipped := stats.get("sitemap/skipped_lastmod"):
-        text += f"; {plural(skipped, 'sitemap entry')} older than lastmod_after skipped"
+        text += f"; {plural(skipped, 'sitemap entry', 'sitemap entries')} older than lastmod_after skipped"
     if not stats.get("ledger/requested") and not stats.get("item_scraped_count"):
         text += "; no page was requested"
     return text
@@ -177,5 +177,8 @@ class Command(ScrapyCrawlCommand):
             logger.error("Crawl failed its health check (%s above): %s", plural(len(alarms), "alarm"),
                          finished_summary(stats))
             return EXIT_CODE
-        logger.info("Crawl finished: %s", finished_summary(stats))
+        if stats.get("item_scraped_count"):
+            logger.info("Crawl finished: %s", finished_summary(stats))
+        else:  # nothing failed, yet nothing came: say why, as loudly as a failure
+            logger.warning("Crawl finished with no item: %s", finished_summary(stats))
         return 0
