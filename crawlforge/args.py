@@ -160,9 +160,45 @@ SPIDER_ARGUMENTS = {
 }
 
 
+def as_number(value, name: str = "value") -> str:
+    """A number, left as given: a default of 0 does not say whether 0.5 is welcome
+    (``DOWNLOAD_DELAY``), so the component's own getint/getfloat reads it."""
+    try:
+        float(str(value).strip())
+    except ValueError:
+        raise ArgumentError(f"{name} must be a number, not {value!r}") from None
+    return value
+
+
+# settings whose default is a flag that also take a word: their component reads them
+WORDS_TOO = frozenset({"CRAWLFORGE_LLM_JSON_MODE"})  # "schema"
+
+
+def default_kinds() -> dict[str, Callable[[Any, str], Any]]:
+    """How each setting with a yes/no or number default is read: a ``-s`` value of another kind
+    is a mistake to stop for before the component that reads it raises deep in the crawl."""
+    from scrapy.settings import default_settings
+
+    from crawlforge import settings as project
+
+    kinds = {}
+    for module in (default_settings, project):
+        for name, value in vars(module).items():
+            if not name.isupper() or name in WORDS_TOO:
+                continue
+            if isinstance(value, bool):
+                kinds[name] = as_flag
+            elif isinstance(value, (int, float)):
+                kinds[name] = as_number
+            else:
+                kinds.pop(name, None)
+    return kinds
+
+
 def apply_arguments(kwargs: dict, settings) -> None:
     """The table's arguments among a spider's ``kwargs`` into ``settings`` (not frozen yet),
-    checking the table's settings given with ``-s`` too."""
+    checking the table's settings given with ``-s`` too, and every ``-s`` value of a setting
+    whose default is yes/no or a number."""
     for arg, spec in SPIDER_ARGUMENTS.items():
         if arg in kwargs:
             settings.set(spec.setting, spec.parse(kwargs[arg], f"-a {arg}"), priority=PRIORITY)
@@ -170,6 +206,20 @@ def apply_arguments(kwargs: dict, settings) -> None:
             parsed = spec.parse(value, spec.setting)
             if parsed != value and not settings.frozen:  # "yes" -> True, which getbool reads
                 settings.set(spec.setting, parsed, priority=settings.getpriority(spec.setting))
+    table = {spec.setting for spec in SPIDER_ARGUMENTS.values()}
+    for name, parse in default_kinds().items():
+        value = settings.get(name)
+        if name in table or not isinstance(value, str) or settings.getpriority(name) != settings_priority(PRIORITY):
+            continue
+        parsed = parse(value, name)
+        if parsed is not value and not settings.frozen:  # "yes" -> True, which getbool reads
+            settings.set(name, parsed, priority=PRIORITY)
+
+
+def settings_priority(name: str) -> int:
+    from scrapy.settings import SETTINGS_PRIORITIES
+
+    return SETTINGS_PRIORITIES[name]
 
 
 def flag_or_text(value):

@@ -2,8 +2,9 @@ from datetime import date
 
 import pytest
 from scrapy.exceptions import UsageError
+from scrapy.settings import Settings
 
-from crawlforge.args import ArgumentError, as_date, as_flag, as_folder, as_regex
+from crawlforge.args import ArgumentError, apply_arguments, as_date, as_flag, as_folder, as_regex
 
 
 @pytest.mark.parametrize("value", ["1", "true", "Yes", " on ", True])
@@ -44,3 +45,13 @@ def test_a_folder_that_cannot_be_made_is_refused_and_a_remote_prefix_is_left_alo
     (tmp_path / "a-file").write_text("x")
     with pytest.raises(ArgumentError, match="-a documents_dir: cannot write into"):
         as_folder(tmp_path / "a-file" / "docs", "-a documents_dir")
+
+
+def test_a_setting_given_with_s_is_read_as_its_default_is():
+    settings = Settings({"ROBOTSTXT_OBEY": "no", "DOWNLOAD_DELAY": "0.5", "CRAWLFORGE_LLM_JSON_MODE": "schema"},
+                        priority="cmdline")
+    apply_arguments({}, settings)
+    assert settings.getbool("ROBOTSTXT_OBEY") is False and settings.getfloat("DOWNLOAD_DELAY") == 0.5
+    assert settings["CRAWLFORGE_LLM_JSON_MODE"] == "schema"
+    with pytest.raises(ArgumentError, match="CRAWLFORGE_PROGRESS_INTERVAL must be a number, not 'abc'"):
+        apply_arguments({}, Settings({"CRAWLFORGE_PROGRESS_INTERVAL": "abc"}, priority="cmdline"))

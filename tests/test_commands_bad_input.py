@@ -54,6 +54,7 @@ def binary(tmp_path):
      "('notacidr' does not appear to be an IPv4 or IPv6 network)"),
     ({}, {"CRAWLFORGE_ERRORS_FEED": "/proc/nope/errors.jsonl"},
      "site: cannot write CRAWLFORGE_ERRORS_FEED '/proc/nope/errors.jsonl' (No such file or directory)"),
+    ({}, {"CRAWLFORGE_PROGRESS_INTERVAL": "abc"}, "site: CRAWLFORGE_PROGRESS_INTERVAL must be a number, not 'abc'"),
 ])
 def test_a_setting_the_crawl_cannot_use_is_one_line_and_exit_2(fixture_server, crawl, args, settings, message):
     result = crawl("site", args={"url": fixture_server.url("/demo/"), **args}, settings=settings)
@@ -82,6 +83,10 @@ def test_a_dead_redis_is_one_line_for_crawl_and_seed(fixture_server, crawl):
     assert no_traceback(result.log) and "Engine slot not assigned" not in result.log
     seed = scrapy("seed", "site", fixture_server.url("/demo/"), "-s", f"CRAWLFORGE_REDIS_URL={redis_url}")
     assert (seed.returncode, seed.stdout, seed.stderr) == (1, "", f"scrapy seed: {said}\n")
+    no_file = scrapy("seed", "site", "-f", "/nope.txt", "-s", f"CRAWLFORGE_REDIS_URL={redis_url}")
+    assert (no_file.returncode, no_file.stdout) == (2, "")
+    assert no_file.stderr == ("scrapy seed: cannot read '/nope.txt' as a file of URLs "
+                              "([Errno 2] No such file or directory: '/nope.txt')\n")
 
 
 def test_a_bug_at_start_up_keeps_its_traceback(fixture_server, crawl, tmp_path):

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawlforge.args import ArgumentError
 from crawlforge.spiders.base import read_urls_file
 
 
@@ -36,6 +37,9 @@ class Command(ScrapyCommand):
 
         try:
             self.push(args, opts)
+        except ArgumentError as error:
+            print(f"scrapy seed: {error}", file=sys.stderr)
+            self.exitcode = 2
         except RedisError as error:
             print(f"scrapy seed: {unavailable(self.settings, error)}", file=sys.stderr)
             self.exitcode = 1
