@@ -55,8 +55,10 @@ def file_problem(path: Path) -> str | None:
         return f"{path}: no such file" if not path.exists() else f"{path}: not a file"
     try:
         head = read_page_file(path, SNIFF_BYTES)
-    except (OSError, EOFError, zlib.error):
+    except (EOFError, zlib.error, gzip.BadGzipFile):
         return f"{path}: not an HTML page (a damaged gzip file)"
+    except OSError as error:
+        return f"{path}: cannot be read ({error.strerror})"
     name = path.name.removesuffix(".gz") if is_gzip(path) else path.name
     if responsetypes.from_args(filename=name, body=head) is HtmlResponse:
         return None

@@ -45,7 +45,8 @@ SETTINGS_FIELD = "crawlforge-settings"
 # CRAWLFORGE_* setting given on the command line, except where this run's outputs went.
 RENDER_SETTINGS = ("CRAWLFORGE_RENDER", "CRAWLFORGE_RENDER_WAIT_FOR", "CRAWLFORGE_BROWSER_RETRY_BLOCKED")
 RUN_SETTINGS = {"CRAWLFORGE_ARCHIVE", "CRAWLFORGE_STATS_FILE", "CRAWLFORGE_ERRORS_FEED",
-                "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY"}
+                "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY",
+                "CRAWLFORGE_CRAWL_ARGUMENTS"}  # recorded as the arguments
 RECENT_RESPONSES = 1024  # plain responses a rendered page of the same URL may refer to
 
 
