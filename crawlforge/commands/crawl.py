@@ -77,10 +77,8 @@ def feed_failures(stats: dict) -> int:
 
 def local_path(uri: str) -> Path | None:
     """The file a feed URI names on this machine (a plain path or ``file://``), else None."""
-    if "%(" in uri:
-        uri = uri.split("%(")[0]  # a templated name: its fixed folder part
-        if not uri.endswith(("/", "\\")):
-            uri = str(Path(uri).parent) + "/"
+    if "%(" in uri:  # a templated name (%(name)s, %(time)s): the folder before it is fixed
+        uri = uri.split("%(")[0] + "feed"
     parsed = urlparse(uri)
     if parsed.scheme == "file":
         return Path(parsed.path)
