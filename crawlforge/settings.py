@@ -196,9 +196,21 @@ CRAWLFORGE_BROWSER_BLOCK_HOSTS = [
 ]
 # Restart the browser after this many pages, so leaks cannot grow with the crawl (0: never).
 CRAWLFORGE_BROWSER_RESTART_PAGES = 200
-# Default page limit and link depth of the `site` spider (0: no limit).
+# Page limit (requests for pages scheduled, start URLs included; 0: no limit) and link hops from
+# a start URL (0: the start URLs only; None: no limit); `-a max_pages=` / `-a max_depth=`.
 CRAWLFORGE_MAX_PAGES = 0
-CRAWLFORGE_MAX_DEPTH = 0
+CRAWLFORGE_MAX_DEPTH = None
+# The `site` spider: follow links (`-a follow=`), only those matching this regex (`-a allow=`),
+# read sitemaps never, also or only (`-a sitemap=`); sitemap entries last modified before this
+# day are skipped (`-a lastmod_after=`, empty: none).
+CRAWLFORGE_FOLLOW = True
+CRAWLFORGE_ALLOW = ""
+CRAWLFORGE_SITEMAP = "never"
+CRAWLFORGE_LASTMOD_AFTER = ""
+# The spider arguments of this run (set when the spider is created): recorded in its archive.
+CRAWLFORGE_CRAWL_ARGUMENTS = {}
+# A least delay between requests to one site, in seconds (a site template sets its own).
+CRAWLFORGE_CRAWL_DELAY = 0.0
 # Hostile sites: sitemap indexes followed at most this many levels below the first sitemap;
 # a robots.txt answering 5xx disallows its whole site (RFC 9309) until it is asked again after
 # this many seconds.

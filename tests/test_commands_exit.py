@@ -232,7 +232,8 @@ def test_on_a_terminal_every_bar_frame_ends_with_a_newline(fixture_server, tmp_p
     assert frames, text[-3000:]
     for line in frames:  # a frame is the end of its line: nothing (a log line) runs on after it
         assert re.fullmatch(r"(, ETA \w+)?\r?", line.split("/6 done")[-1]), line
-    assert text.rstrip().endswith("Spider closed (finished)")  # the last frame did not swallow it
+    # the last frame did not swallow the crawl's last lines
+    assert "Spider closed (finished)\r\n" in text and text.rstrip().endswith("Crawl finished: 6 items, 0 URLs failed")
 
 
 def test_bench_markdown_without_pages_prints_usage_and_exits_2(tmp_path):

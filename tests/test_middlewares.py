@@ -218,22 +218,20 @@ def test_crawl_delay_from_robots_is_capped():
     middleware = CrawlDelayMiddleware.from_crawler(crawler)
     middleware.robots_parsed(parsed_robots(crawler, b"User-agent: *\nCrawl-delay: 3\n"), Request("http://a.example/x"))
     middleware.robots_parsed(parsed_robots(crawler, b"User-agent: *\nCrawl-delay: 600\n"), Request("http://b.example/"))
-    assert middleware.least_delay(Request("http://a.example/page"), None) == 3
-    assert middleware.least_delay(Request("http://b.example/page"), None) == 10
+    assert middleware.least_delay(Request("http://a.example/page")) == 3
+    assert middleware.least_delay(Request("http://b.example/page")) == 10
     assert crawler.stats.get_value("crawldelay/capped") == 1
-    assert middleware.least_delay(Request("http://c.example/"), None) == 0
+    assert middleware.least_delay(Request("http://c.example/")) == 0
 
 
 def test_template_and_request_delays_raise_the_least_delay():
-    class TemplateSpider(Spider):
-        name = "lever-postings"
-        crawl_delay_seconds = 1
+    from crawlforge.spiders.templates import LeverPostingsSpider  # a template asking for 1 s
 
-    crawler = crawler_with()
+    crawler = crawler_with(spidercls=LeverPostingsSpider)
     middleware = CrawlDelayMiddleware.from_crawler(crawler)
-    assert middleware.least_delay(Request("http://jobs.example/"), TemplateSpider()) == 1
+    assert middleware.least_delay(Request("http://jobs.example/")) == 1
     request = Request("http://jobs.example/", meta={"crawlforge_crawl_delay": 2.5})
-    assert middleware.least_delay(request, TemplateSpider()) == 2.5
+    assert middleware.least_delay(request) == 2.5
 
 
 def test_guard_refuses_literal_hosts_as_soon_as_they_are_scheduled():

@@ -1,7 +1,10 @@
 """The crawl report's numbers and its self-containment, without a browser."""
 
 import re
+import subprocess
+import sys
 
+from conftest import ROOT
 from crawlforge.report.html import count_ticks, link, render
 from crawlforge.report.summary import error_groups, exit_code, summarise, timeline, url_pattern
 
@@ -108,3 +111,28 @@ def test_outcome_figures_and_verdict_come_from_feeds_and_stats():
     assert "exit code 3" in html
     assert exit_code(0, 4, []) == 1 and exit_code(2, 4, None) == 0
     assert "no stats file: health not known" in render(summarise(ITEMS, ERRORS))
+
+
+def test_a_long_tail_of_broken_links_is_one_row_a_reason(fixture_server, crawl, tmp_path):
+    """40 broken links in 40 folders beside a broken section of 12: two rows, not 41; the tail's
+    URLs are behind a <details>, and every bar of the charts carries its number."""
+    urls = tmp_path / "urls.txt"
+    paths = ["/demo/news/blog.python.org.html", "/demo/articles/v8_dev_blog_standalone_wasm_code.html"]
+    paths += [f"/gone/section-{i}/page.html" for i in range(40)] + [f"/demo/archive/post-{i}.html" for i in range(12)]
+    urls.write_text("\n".join(fixture_server.url(path) for path in paths))
+    result = crawl("site", args={"urls_file": urls, "follow": 0}, settings={"RETRY_TIMES": "0"})
+    assert (len(result.items), len(result.errors)) == (2, 52), result.log[-3000:]
+    report = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "scrapy", "report", result.workdir / "items.jsonl",
+                           result.workdir / "errors.jsonl", "-o", report], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{report}: 2 items, 52 errors\n", "")
+    html = report.read_text()
+    section = html[html.index('<section id="error-groups">'):html.index("</section>", html.index('id="error-groups"'))]
+    rows = re.findall(r"<tr (?:class=\"tail\" )?data-(?:reason|tail)=\"([^\"]+)\"[^>]*data-count=\"(\d+)\"", section)
+    assert rows == [("http_error", "12"), ("http_error", "40")]
+    assert "<td>40 more URLs in 40 folders</td>" in section and "<td>HTTP 404</td>" in section
+    tail = section[section.index('<tr class="tail"'):section.index("</tr>", section.index('<tr class="tail"'))]
+    assert tail.count('href="') == 40 and "<details><summary>40 folders</summary>" in tail
+    statuses = html[html.index('<figure id="status-codes"'):html.index("</figure>", html.index('id="status-codes"'))]
+    assert set(re.findall(r'class="value">(\d+)<', statuses)) == {"2", "52"}  # pygal draws each twice

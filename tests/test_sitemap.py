@@ -14,9 +14,10 @@ SITEMAPS = Path(__file__).resolve().parent.parent / "fixtures" / "sitemaps"
 SITEMAPS_ORG_URLS = 84  # <url> entries in the sitemaps.org sitemap
 
 
-def sitemap_spider(**kwargs) -> SitemapSpider:
-    crawler = get_crawler(SitemapSpider)
-    crawler.spider = SitemapSpider.from_crawler(crawler, url="https://www.sitemaps.org/", **kwargs)
+def sitemap_spider(**settings) -> SitemapSpider:
+    """The spider as a crawl with these settings builds it (``-a lastmod_after=`` is a setting)."""
+    crawler = get_crawler(SitemapSpider, settings_dict=settings)
+    crawler.spider = SitemapSpider.from_crawler(crawler, url="https://www.sitemaps.org/")
     return crawler.spider
 
 
@@ -52,7 +53,7 @@ def test_gzipped_sitemap_served_as_binary_becomes_page_requests():
 
 
 def test_lastmod_after_skips_older_entries():
-    spider = sitemap_spider(lastmod_after="2017-01-01")
+    spider = sitemap_spider(CRAWLFORGE_LASTMOD_AFTER="2017-01-01")
     body = (SITEMAPS / "sitemap_sitemaps_org.xml").read_bytes()
     response = XmlResponse("https://www.sitemaps.org/sitemap.xml", body=body)
     assert list(spider._parse_sitemap(response)) == []

@@ -1,11 +1,14 @@
 """Spiders generated from the template registry, by real crawls against the fixture server."""
 
 import pytest
+from scrapy.crawler import Crawler
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
+from crawlforge.args import ArgumentError
 from crawlforge.extract.frontmatter import parse_document
 from crawlforge.spiders.templates import spider_class
-from crawlforge.templates import MissingApiKeyError, Template
+from crawlforge.templates import Template
 from crawlforge.items import Job
 
 
@@ -57,7 +60,7 @@ class KeyedConnector(Template):
 def test_missing_api_key_stops_before_any_request_naming_the_variable(monkeypatch):
     monkeypatch.delenv("KEYED_TEST_API_KEY", raising=False)
     spider_cls = spider_class(KeyedConnector())
-    with pytest.raises(MissingApiKeyError, match="KEYED_TEST_API_KEY"):
+    with pytest.raises(ArgumentError, match="KEYED_TEST_API_KEY"):  # a bad setting: one line, exit 2
         spider_cls.from_crawler(get_crawler(spider_cls))
 
 
@@ -90,9 +93,11 @@ def test_json_template_item_has_its_data_in_the_document(fixture_server, crawl):
     assert parse_document(item["document"])[0]["template_data"]["question_id"] == data["question_id"]
 
 
-def test_crawl_options_are_not_template_parameters():
+def test_crawl_options_are_settings_not_template_parameters():
     spider_cls = spider_class(KeyedConnector())
-    spider = spider_cls(url="https://api.example.com/x", render="never", query="price", company="acme")
-    assert spider.render == "never" and spider.query == "price"
+    crawler = Crawler(spider_cls, Settings({"KEYED_TEST_API_KEY": "s3cret"}))  # settings not final yet, as in a crawl
+    spider = spider_cls.from_crawler(crawler, url="https://api.example.com/x", render="never", query="price",
+                                     company="acme")
+    assert (crawler.settings["CRAWLFORGE_RENDER"], crawler.settings["CRAWLFORGE_QUERY"]) == ("never", "price")
     assert "render" not in spider.params and "query" not in spider.params
     assert spider.params["company"] == "acme"

@@ -1,15 +1,21 @@
-"""``scrapy detect URL``: which template claims a URL, and why (or why it was retired)."""
+"""``scrapy detect URL``: which template claims a URL, and why (or why it was retired). Exit 0
+when a template claims it, 1 when none does, 2 when the argument is not a URL a crawl can take."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawlforge.args import ArgumentError
+from crawlforge.spiders.base import check_url
 from crawlforge.spiders.templates import REGISTRY
 from crawlforge.templates import retired_template
 from crawlforge.templates.registry import by_shape_only, fetch_url, js_regex_literal
+
+BAD_INPUT = 2
 
 
 def explain(url: str) -> tuple[str, bool]:
@@ -57,6 +63,13 @@ class Command(ScrapyCommand):
     def run(self, args, opts):
         if len(args) != 1:
             raise UsageError()
+        try:
+            check_url(args[0])
+        except ArgumentError:
+            print(f"scrapy detect: {args[0]!r} is not a URL: give an absolute URL such as https://example.com/",
+                  file=sys.stderr)
+            self.exitcode = BAD_INPUT
+            return
         text, claimed = explain(args[0])
         print(text)
         self.exitcode = 0 if claimed else 1

@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawlforge.args import ArgumentError, writable_file
 from crawlforge.extensions.health import EXIT_CODE, thresholds_from
-from crawlforge.report.feed import FeedError, read_jsonl
+from crawlforge.report.feed import read_jsonl
 from crawlforge.report.fillrate import FillRates
 from crawlforge.report.health import field_alarms, load_baseline, save_baseline
 
@@ -49,9 +50,12 @@ class Command(ScrapyCommand):
     def run(self, args, opts):
         if len(args) != 1:
             raise UsageError()
-        try:
+        try:  # every input is read, and the baseline's folder checked, before anything is printed
             rates = FillRates.from_items(read_jsonl(args[0]))
-        except FeedError as error:
+            baseline = load_baseline(opts.baseline) if opts.baseline else None
+            if opts.save:
+                writable_file(opts.save, "the baseline")
+        except ArgumentError as error:
             print(f"scrapy health: {error}", file=sys.stderr)
             self.exitcode = BAD_INPUT
             return
@@ -59,7 +63,6 @@ class Command(ScrapyCommand):
         if opts.save:
             save_baseline(rates, opts.save)
             print(f"baseline saved to {opts.save}")
-        baseline = load_baseline(opts.baseline) if opts.baseline else None
         if alarms := field_alarms(rates, baseline, thresholds_from(self.settings)):
             print("health check failed:\n  " + "\n  ".join(alarms))
             self.exitcode = EXIT_CODE

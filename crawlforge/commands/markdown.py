@@ -3,17 +3,22 @@ look at what a crawl would export.
 
 The page goes through a one-request crawl, so the document is the item pipelines' own
 (structured data, markdown and frontmatter settings, ``processed_at``, the size caps); a saved
-file is fetched as a ``file://`` URL. A missing, binary or non-HTML input is one line and exit 2;
-a page that could not be fetched, one line and exit 1.
+file is fetched as a ``file://`` URL (a gzipped one, ``page.html.gz`` as the dev sets keep pages,
+from an unzipped copy). A missing, binary or non-HTML input is one line and exit 2; a page that
+could not be fetched, one line and exit 1.
 """
 
 from __future__ import annotations
 
+import gzip
 import logging
 import mimetypes
+import tempfile
+import zlib
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import scrapy
 from scrapy import signals
@@ -31,17 +36,35 @@ logger = logging.getLogger(__name__)
 BAD_INPUT = 2
 BAD_INPUT_REASONS = ("not_html", "not_pdf", "pdf_encrypted", "pdf_error")
 SNIFF_BYTES = 4096
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: Path) -> bool:
+    with path.open("rb") as file:
+        return file.read(2) == GZIP_MAGIC
+
+
+def read_page_file(path: Path, size: int = -1) -> bytes:
+    """A saved page's bytes (the first ``size``), unzipped when it is gzipped."""
+    opener = gzip.open if is_gzip(path) else open
+    with opener(path, "rb") as file:
+        return file.read(size)
 
 
 def file_problem(path: Path) -> str | None:
     """Why a saved file is not an HTML page, as Scrapy would type its response, else None."""
     if not path.is_file():
         return f"{path}: no such file" if not path.exists() else f"{path}: not a file"
-    with path.open("rb") as file:
-        head = file.read(SNIFF_BYTES)
-    if responsetypes.from_args(filename=str(path), body=head) is HtmlResponse or is_pdf(head):
+    try:
+        head = read_page_file(path, SNIFF_BYTES)
+    except (EOFError, zlib.error, gzip.BadGzipFile):
+        return f"{path}: not an HTML page (a damaged gzip file)"
+    except OSError as error:
+        return f"{path}: cannot be read ({error.strerror})"
+    name = path.name.removesuffix(".gz") if is_gzip(path) else path.name
+    if responsetypes.from_args(filename=name, body=head) is HtmlResponse or is_pdf(head):
         return None
-    kind = mimetypes.guess_type(path.name)[0]
+    kind = mimetypes.guess_type(name)[0]
     if kind is None:
         kind = "binary data" if b"\0" in head else "text without HTML markup"
     return f"{path}: not an HTML page ({kind})"
@@ -54,6 +77,18 @@ def target_url(target: str) -> tuple[str | None, str | None]:
             return None, problem
         return Path(target).resolve().as_uri(), None
     return target, None
+
+
+def unzipped(url: str, folder: Path) -> str:
+    """The URL to fetch: a gzipped file's unzipped copy in ``folder``, else ``url`` itself."""
+    if not url.startswith("file:"):
+        return url
+    path = Path(url2pathname(urlparse(url).path))
+    if not is_gzip(path):
+        return url
+    copy = folder / path.name.removesuffix(".gz")
+    copy.write_bytes(read_page_file(path))
+    return copy.as_uri()
 
 
 class OnePage(CrawlforgeSpider):
@@ -105,12 +140,16 @@ class Command(ScrapyCommand):
             logger.error("%s", problem)
             self.exitcode = BAD_INPUT
             return
+        with tempfile.TemporaryDirectory(prefix="crawlforge-markdown-") as folder:
+            self.convert(args[0], unzipped(url, Path(folder)), opts.url or url, opts)
+
+    def convert(self, target: str, url: str, page_url: str | None, opts) -> None:
         self.documents, self.failures = [], []
         crawler = self.crawler_process.create_crawler(OnePage)
         crawler.signals.connect(self.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self.url_failed, signal=crawlforge_signals.url_failed)
         crawler.signals.connect(self.response_received, signal=signals.response_received)
-        arguments = {"url": url, "page_url": opts.url}
+        arguments = {"url": url, "page_url": page_url if page_url != url else None}
         if opts.whole_page:
             arguments["main_content"] = "0"
         self.crawler_process.crawl(crawler, **arguments)
@@ -119,7 +158,7 @@ class Command(ScrapyCommand):
             print("\n".join(self.documents))
             return
         reason, detail = self.failures[0] if self.failures else ("no_item", "see the log above")
-        logger.error("No page from %s: %s", args[0], detail)
+        logger.error("No page from %s: %s", target, detail)
         self.exitcode = BAD_INPUT if reason in BAD_INPUT_REASONS else 1
 
     def item_scraped(self, item, **_):

@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawlforge.report.feed import FeedError, read_jsonl, read_stats, sibling
+from crawlforge.args import ArgumentError, writable_file
+from crawlforge.report.feed import read_jsonl, read_stats, sibling
 from crawlforge.report.html import render
 from crawlforge.report.summary import summarise
 
@@ -53,7 +54,8 @@ class Command(ScrapyCommand):
         try:
             error_records = read_jsonl(errors) if errors else []
             summary = summarise(read_jsonl(items_path), error_records, read_stats(sibling(items_path, "stats.json")))
-        except FeedError as error:
+            writable_file(opts.output, "the report")
+        except ArgumentError as error:
             print(f"scrapy report: {error}", file=sys.stderr)
             self.exitcode = BAD_INPUT
             return

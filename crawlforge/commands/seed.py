@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawlforge.args import ArgumentError
 from crawlforge.spiders.base import read_urls_file
 
 
@@ -29,6 +31,20 @@ class Command(ScrapyCommand):
                             help="first delete the spider's seeds, request queue and seen set")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from redis.exceptions import RedisError
+
+        from crawlforge.distributed import unavailable
+
+        try:
+            self.push(args, opts)
+        except ArgumentError as error:
+            print(f"scrapy seed: {error}", file=sys.stderr)
+            self.exitcode = 2
+        except RedisError as error:
+            print(f"scrapy seed: {unavailable(self.settings, error)}", file=sys.stderr)
+            self.exitcode = 1
+
+    def push(self, args: list[str], opts: argparse.Namespace) -> None:
         from crawlforge.distributed import connect, redis_keys
         from crawlforge.distributed.seeds import seed_entry
 

@@ -13,6 +13,15 @@ def redis_keys(spider_name: str) -> dict[str, str]:
             "dupefilter": DUPEFILTER_KEY % {"spider": spider_name}}
 
 
+class RedisUnavailable(RuntimeError):
+    """``CRAWLFORGE_REDIS_URL`` names a server that does not answer: the crawl cannot start."""
+
+
+def unavailable(settings, error: Exception) -> RedisUnavailable:
+    return RedisUnavailable(f"Redis at {settings.get('CRAWLFORGE_REDIS_URL')} cannot be reached ({error}): "
+                            "start it, or fix CRAWLFORGE_REDIS_URL")
+
+
 def connect(settings):
     """A Redis client for ``CRAWLFORGE_REDIS_URL``, with scrapy-redis' connection defaults
     (timeouts, retries) and ``REDIS_PARAMS``. scrapy-redis is imported only when used."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from scrapy.settings import Settings
+from redis.exceptions import RedisError
 from scrapy_redis.scheduler import Scheduler
 
-from crawlforge.distributed import DUPEFILTER_KEY, QUEUE_KEY
+from crawlforge.distributed import DUPEFILTER_KEY, QUEUE_KEY, unavailable
 
 DUPEFILTERS = {"set": "crawlforge.distributed.dupefilter.RedisDupeFilter",
                "bloom": "crawlforge.distributed.dupefilter.BloomDupeFilter"}
@@ -31,7 +32,10 @@ class RedisScheduler(Scheduler):
         settings.set("SCHEDULER_DUPEFILTER_KEY", DUPEFILTER_KEY)
         settings.set("DUPEFILTER_CLASS", DUPEFILTERS[crawler.settings.get("CRAWLFORGE_REDIS_DUPEFILTER")])
         settings.set("SCHEDULER_QUEUE_CLASS", crawler.settings.get("CRAWLFORGE_REDIS_QUEUE_CLASS"))
-        scheduler = cls.from_settings(settings)
+        try:
+            scheduler = cls.from_settings(settings)  # pings the server
+        except RedisError as error:
+            raise unavailable(crawler.settings, error) from None
         scheduler.stats = crawler.stats
         return scheduler
 

@@ -1,36 +1,41 @@
-"""A progress report every ``CRAWLFORGE_PROGRESS_INTERVAL`` seconds (0: off): pages/min, items,
-errors by reason, blocked pages, queue size and, when the total is known, an ETA. On a terminal
+"""A progress report every ``CRAWLFORGE_PROGRESS_INTERVAL`` seconds (0: off): items, errors by
+reason, URLs/min, queue size and, when the total is known, done/total and an ETA. On a terminal
 (stderr is a TTY) it redraws one bar line, each frame ending with a newline so that a log
 line never runs into it (after a log line the bar starts on a new line); otherwise it logs a
 plain line.
 
 The total is known for a URL list or a sitemap the spider does not follow links from
-(``sitemap/urls``), or from ``max_pages``. Errors by reason are counted as components report
-them (``crawlforge.signals.url_failed``) plus HTTP error statuses of the final responses of
-scheduled URLs (retried responses never reach ``response_received``; robots.txt is not scheduled).
+(``sitemap/urls``), or from ``max_pages``. Items, errors by reason and URLs seen are the URL
+ledger's counts (``ledger/*``), so the line agrees with the errors feed and the crawl's last
+line: done = items + errors, each URL counted once however many block pages or retries it had.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
-from collections import Counter
 
 from scrapy import signals as scrapy_signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
-from crawlforge import signals
-from crawlforge.extensions.ledger import ID_KEY
 from crawlforge.report.progress import Snapshot, progress_bar, progress_line
 
 logger = logging.getLogger(__name__)
 
 
-def known_total(spider, stats: dict) -> int | None:
-    if getattr(spider, "follow", False):
-        return getattr(spider, "max_pages", None)
-    return stats.get("sitemap/urls") or len(getattr(spider, "start_urls", []) or []) or None
+def known_total(max_pages: int, stats: dict) -> int | None:
+    """``max_pages`` (0: none) bounds any crawl; one that follows no links knows its URLs: a
+    sitemap's (``sitemap/urls``) or its start URLs (the spider's ``crawlforge/*`` stats)."""
+    if stats.get("crawlforge/follows_links"):
+        return max_pages or None
+    planned = stats.get("sitemap/urls") or stats.get("crawlforge/start_urls")
+    return min(filter(None, (max_pages, planned)), default=None)
+
+
+def ledger_errors(stats: dict) -> dict[str, int]:
+    return {key.removeprefix("ledger/errors/"): value for key, value in stats.items()
+            if key.startswith("ledger/errors/") and value}
 
 
 class Progress:
@@ -38,8 +43,8 @@ class Progress:
         self.crawler = crawler
         self.interval = interval
         self.tty = tty
-        self.errors: Counter[str] = Counter()
-        self.previous_pages = 0
+        self.max_pages = crawler.settings.getint("CRAWLFORGE_MAX_PAGES")
+        self.previous_done = 0
         self.task = None
         self.drawn = False  # the last line on stderr is a bar frame
         self.log_watch = LogWatch(self)
@@ -53,8 +58,6 @@ class Progress:
         extension = cls(crawler, interval, sys.stderr.isatty())
         crawler.signals.connect(extension.spider_opened, signal=scrapy_signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=scrapy_signals.spider_closed)
-        crawler.signals.connect(extension.url_failed, signal=signals.url_failed)
-        crawler.signals.connect(extension.response_received, signal=scrapy_signals.response_received)
         return extension
 
     def spider_opened(self, spider):
@@ -63,27 +66,18 @@ class Progress:
         self.task = create_looping_call(self.report)
         self.task.start(self.interval, now=False)
 
-    def url_failed(self, reason, **_):
-        self.errors[reason] += 1
-
-    def response_received(self, response, request, **_):
-        if response.status >= 400 and ID_KEY in request.meta:
-            self.errors[f"http_{response.status}"] += 1
-
     def queue_size(self) -> int:
         scheduler = self.crawler.engine.scheduler
         return len(scheduler) if hasattr(scheduler, "__len__") else 0
 
     def snapshot(self, queue: int = 0) -> Snapshot:
         stats = self.crawler.stats.get_stats()
-        pages = stats.get("response_received_count", 0)
-        per_min, self.previous_pages = (pages - self.previous_pages) * 60 / self.interval, pages
-        items, errors = stats.get("item_scraped_count", 0), dict(self.errors)
-        return Snapshot(pages=pages, items=items, done=items + sum(errors.values()),
-                        total=known_total(self.crawler.spider, stats), queue=queue,
+        items, errors = stats.get("ledger/items", stats.get("item_scraped_count", 0)), ledger_errors(stats)
+        done = items + sum(errors.values())
+        per_min, self.previous_done = (done - self.previous_done) * 60 / self.interval, done
+        return Snapshot(items=items, done=done, total=known_total(self.max_pages, stats), queue=queue,
                         seen=stats.get("ledger/requested") or stats.get("scheduler/enqueued", 0),
-                        blocked=sum(v for k, v in stats.items() if k.startswith("verdict/blocked/")),
-                        pages_per_min=per_min, errors=errors)
+                        per_min=per_min, errors=errors)
 
     def report(self):
         snap = self.snapshot(self.queue_size())

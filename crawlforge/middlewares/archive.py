@@ -45,7 +45,8 @@ SETTINGS_FIELD = "crawlforge-settings"
 # CRAWLFORGE_* setting given on the command line, except where this run's outputs went.
 RENDER_SETTINGS = ("CRAWLFORGE_RENDER", "CRAWLFORGE_RENDER_WAIT_FOR", "CRAWLFORGE_BROWSER_RETRY_BLOCKED")
 RUN_SETTINGS = {"CRAWLFORGE_ARCHIVE", "CRAWLFORGE_STATS_FILE", "CRAWLFORGE_ERRORS_FEED",
-                "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY"}
+                "CRAWLFORGE_DOCUMENTS_DIR", "CRAWLFORGE_REDIS_URL", "CRAWLFORGE_REPLAY",
+                "CRAWLFORGE_CRAWL_ARGUMENTS"}  # recorded as the arguments
 RECENT_RESPONSES = 1024  # plain responses a rendered page of the same URL may refer to
 
 
@@ -92,7 +93,7 @@ class ArchiveMiddleware:
         folder = self.spool_folder(crawler.settings) if self.remote else writable(Path(uri.removeprefix("file://")))
         leftovers = sorted(folder.glob("*.warc.gz")) if self.remote else []
         spider = crawler.spider
-        arguments = {k: v for k, v in getattr(spider, "crawl_arguments", {}).items() if k != ARCHIVE_ARG}
+        arguments = {k: v for k, v in crawler.settings.getdict("CRAWLFORGE_CRAWL_ARGUMENTS").items() if k != ARCHIVE_ARG}
         self.writer = ArchiveWriter(folder, spider.name, crawler.settings.getint("CRAWLFORGE_ARCHIVE_MAX_BYTES"),
                                     {SPIDER_FIELD: spider.name, ARGS_FIELD: json.dumps(arguments, default=str),
                                      SETTINGS_FIELD: json.dumps(recorded_settings(crawler.settings), default=str)})

@@ -8,8 +8,9 @@ the second waiter on the parser arrives as None and the request is let through u
 
 When a robots.txt is parsed (Scrapy's ``robots_parsed`` signal) its ``Crawl-delay`` for our user
 agent becomes the least delay of that host's download slot, capped by
-``CRAWLFORGE_MAX_CRAWL_DELAY``. A spider (e.g. a template's) can ask for a least delay of its own
-with a ``crawl_delay_seconds`` attribute, or per request with ``meta["crawlforge_crawl_delay"]``.
+``CRAWLFORGE_MAX_CRAWL_DELAY``. A crawl (e.g. a template's spider, in its ``custom_settings``) can
+ask for a least delay of its own with ``CRAWLFORGE_CRAWL_DELAY``, or per request with
+``meta["crawlforge_crawl_delay"]``.
 The larger delay wins; AutoThrottle may slow a slot further but never below it, and the slot's
 random jitter is turned off so no request comes sooner than asked. Robots-denied URLs reach the
 ledger through Scrapy's IgnoreRequest("Forbidden by robots.txt").
@@ -102,6 +103,7 @@ class CrawlDelayMiddleware:
             raise NotConfigured
         self.crawler = crawler
         self.max_delay = settings.getfloat("CRAWLFORGE_MAX_CRAWL_DELAY")
+        self.crawl_delay = settings.getfloat("CRAWLFORGE_CRAWL_DELAY")
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT")
         self.robots_delays: dict[str, float] = {}  # hostname -> seconds
         crawler.signals.connect(self.robots_parsed, signal=signals.robots_parsed)
@@ -125,11 +127,11 @@ class CrawlDelayMiddleware:
         self.robots_delays[urlparse_cached(request).hostname or ""] = delay
         self.crawler.stats.inc_value("crawldelay/hosts")
 
-    def least_delay(self, request, spider) -> float:
-        """The largest of the host's Crawl-delay, the spider's and the request's least delay."""
+    def least_delay(self, request) -> float:
+        """The largest of the host's Crawl-delay, the crawl's and the request's least delay."""
         asked = (
             self.robots_delays.get(urlparse_cached(request).hostname or "", 0.0),
-            float(getattr(spider, "crawl_delay_seconds", 0) or 0),
+            self.crawl_delay,
             float(request.meta.get(META_KEY) or 0),
         )
         return max(asked)
@@ -139,7 +141,7 @@ class CrawlDelayMiddleware:
 
     def hold(self, request, response=None):
         """Keep the request's download slot at or above its least delay, without jitter."""
-        delay = self.least_delay(request, self.crawler.spider)
+        delay = self.least_delay(request)
         if delay > 0:
             _, slot = self.crawler.engine.downloader._get_slot(request)
             slot.delay = max(slot.delay, delay)

@@ -23,11 +23,22 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.error import DNSLookupError
 
-from crawlforge.extract.netguard import guard_settings, parse_host, refusal
+from crawlforge.args import ArgumentError
+from crawlforge.extract import netguard
+from crawlforge.extract.netguard import parse_host, refusal
 from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
 GUARDED_SCHEMES = ("http", "https", "ftp", "ws", "wss")
+
+
+def guard_settings(settings) -> list | None:
+    """The allow-list networks (None: the guard is off); one that is not a CIDR is a bad setting."""
+    try:
+        return netguard.guard_settings(settings)
+    except ValueError as error:
+        raise ArgumentError(f"CRAWLFORGE_ALLOWED_NETWORKS must be CIDRs such as 127.0.0.1/32,10.0.0.0/8 ({error})") \
+            from None
 
 
 class SsrfRefusedError(DNSLookupError):

@@ -17,7 +17,7 @@ from twisted.internet.defer import TimeoutError as DeferredTimeout
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
-from crawlforge.args import as_flag
+from crawlforge.args import ArgumentError, as_flag
 from crawlforge.extract.frontmatter import parse_document
 
 logger = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ def load_schema(spec: str) -> type[BaseModel]:
     module, _, name = spec.partition(":") if ":" in spec else spec.rpartition(".")
     schema = getattr(importlib.import_module(module), name, None)
     if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
-        raise ValueError(f"{spec!r} is not a pydantic model")
+        raise ArgumentError(f"CRAWLFORGE_LLM_SCHEMA: {spec!r} is not a pydantic model")
     return schema
 
 
@@ -69,7 +69,7 @@ class LlmPipeline:
             raise NotConfigured("no LLM server configured")
         self.source = settings.get("CRAWLFORGE_LLM_INPUT")
         if self.source not in INPUTS:
-            raise ValueError(f"CRAWLFORGE_LLM_INPUT must be one of {', '.join(INPUTS)}, not {self.source!r}")
+            raise ArgumentError(f"CRAWLFORGE_LLM_INPUT must be one of {', '.join(INPUTS)}, not {self.source!r}")
         # imported only when on: openai and json-repair are the optional `llm` extra
         from crawlforge.llm import Client, extract, fill
 

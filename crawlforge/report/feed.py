@@ -5,20 +5,26 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from crawlforge.args import ArgumentError
 
-class FeedError(ValueError):
+
+class FeedError(ArgumentError):
     """The path is not a feed a crawl wrote: missing, binary, or text without JSON lines."""
+
+
+def read_bytes(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise FeedError(f"{path}: no such file") from None
+    except OSError as error:
+        raise FeedError(f"{path}: cannot be read ({error.strerror})") from None
 
 
 def read_jsonl(path: str | Path) -> list[dict]:
     """Every object of a JSONL file; a truncated last line (a killed crawl) is skipped. An
     empty file is an empty feed; a file with lines but no JSON object is not a feed."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise FeedError(f"{path}: no such file") from None
-    except OSError as error:
-        raise FeedError(f"{path}: cannot be read ({error.strerror})") from None
+    data = read_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from crawlforge.report.feed import FeedError, read_bytes
 from crawlforge.report.fillrate import FillRates
 from crawlforge.templates.ats import ATS_TEMPLATES
 
@@ -116,7 +117,11 @@ def save_baseline(rates: FillRates, path: str | Path) -> None:
 
 def load_baseline(path: str | Path) -> FillRates:
     """A baseline written by ``save_baseline``; anything else is refused, naming the file."""
-    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = read_bytes(path)
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except ValueError:  # not UTF-8, not JSON
+        document = None
     if not isinstance(document, dict) or document.get("format") != BASELINE_FORMAT:
-        raise ValueError(f"{path} is not a health baseline (write one with `scrapy health FEED --save FILE`)")
+        raise FeedError(f"{path}: not a health baseline (write one with `scrapy health FEED --save FILE`)")
     return FillRates.from_dict(document["fields"])

@@ -17,7 +17,7 @@ import pygal
 from pygal.style import Style
 
 from crawlforge.report.fillrate import FillRates
-from crawlforge.report.summary import ErrorGroup, Outcome, Summary, Timeline
+from crawlforge.report.summary import ErrorGroup, ErrorTail, Outcome, Summary, Timeline
 
 STYLE = Style(background="white", plot_background="white", font_family="sans-serif",
               colors=("#3b6ea5", "#c0392b", "#7f8c8d"))
@@ -81,7 +81,9 @@ def chart(chart_id: str, title: str, labels: list[str], series: dict[str, list[i
 
 
 def counts_chart(chart_id: str, title: str, counts: dict[str, int], series: str) -> str:
-    return chart(chart_id, title, list(counts), {series: list(counts.values())}, kind=pygal.HorizontalBar)
+    """Horizontal bars, each with its number beside it: a bar of 1 beside one of 400 is a sliver."""
+    return chart(chart_id, title, list(counts), {series: list(counts.values())}, kind=pygal.HorizontalBar,
+                 print_values=True)
 
 
 def timeline_chart(line: Timeline) -> str:
@@ -203,11 +205,24 @@ def group_row(group: ErrorGroup) -> str:
             f"<td class=num>{group.share:.0%}</td><td>{escape(group.detail)}</td><td>{examples}</td></tr>")
 
 
+def tail_row(tail: ErrorTail) -> str:
+    """``384 more URLs in 384 folders``: the small groups of a reason, listed behind a ``<details>``."""
+    place = "folder" if all(group.pattern.endswith("/") for group in tail.groups) else "place"
+    where = f"{plural(tail.count, 'more URL' if tail.after_head else 'URL')} in {plural(len(tail.groups), place)}"
+    listed = "".join(f"<li>{escape(group.pattern)}: {', '.join(link(url) for url in group.examples)}"
+                     f"{' ...' if group.count > len(group.examples) else ''}</li>" for group in tail.groups)
+    return (f'<tr class="tail" data-tail="{escape(tail.reason)}" data-count="{tail.count}" '
+            f'data-groups="{len(tail.groups)}"><td>{escape(tail.reason)}</td><td>{escape(where)}</td>'
+            f"<td class=num>{tail.count}</td><td class=num>{tail.share:.0%}</td><td>{escape(tail.detail)}</td>"
+            f"<td><details><summary>{plural(len(tail.groups), place)}</summary><ul>{listed}</ul></details></td></tr>")
+
+
 def errors_section(summary: Summary, errors: list[dict]) -> str:
-    """Errors grouped by reason and URL pattern; every record behind a ``<details>``."""
-    if not summary.error_groups:
+    """Errors grouped by reason and URL pattern, the long tail folded a row a reason; every
+    record behind a ``<details>``."""
+    if not summary.error_groups and not summary.error_tail:
         return '<section id="error-groups"><h2>What went wrong</h2><p class="none">no URL ended without an item</p></section>'
-    rows = "".join(map(group_row, summary.error_groups))
+    rows = "".join(map(group_row, summary.error_groups)) + "".join(map(tail_row, summary.error_tail))
     every = "".join(f"<tr><td>{link(str(e.get('url', '')))}</td><td>{escape(str(e.get('reason', '')))}</td>"
                     f"<td>{escape(str(e.get('status') or ''))}</td><td>{escape(str(e.get('detail', '')))}</td></tr>"
                     for e in sorted(errors, key=lambda e: (str(e.get("reason", "")), str(e.get("url", "")))))
@@ -234,7 +249,7 @@ def hosts_chart(summary: Summary) -> str:
         return empty_figure("slowest-hosts", "Slowest hosts", "the items carry no download_latency")
     labels = [f"{host} ({pages} pages)" for host, _, pages in hosts]
     return chart("slowest-hosts", "Slowest hosts (mean download latency, ms)", labels,
-                 {"ms": [round(mean * 1000) for _, mean, _ in hosts]}, kind=pygal.HorizontalBar)
+                 {"ms": [round(mean * 1000) for _, mean, _ in hosts]}, kind=pygal.HorizontalBar, print_values=True)
 
 
 def render(summary: Summary, title: str = "Crawl report", errors: list[dict] | None = None) -> str:

@@ -1,8 +1,9 @@
 """The progress line of a running crawl, from a snapshot of its counters.
 
-``pages/min`` is measured over the last interval; the ETA needs a known total (a URL list, a
-sitemap, ``max_pages``) and a rate above zero, and is left out otherwise. Without a total (a
-crawl following links) the line says how many URLs ended of those seen so far.
+The rate (URLs that ended a minute) is measured over the last interval; the ETA needs a known
+total (a URL list, a sitemap, ``max_pages``) and a rate above zero, and is left out otherwise.
+Without a total (a crawl following links) the line says how many URLs ended of those seen so
+far. Every count is of URLs: done = items + errors.
 """
 
 from __future__ import annotations
@@ -14,15 +15,13 @@ BAR_WIDTH = 24
 
 @dataclass
 class Snapshot:
-    pages: int = 0
-    items: int = 0
+    items: int = 0  # URLs that ended with an item
     done: int = 0  # URLs that ended (item or error)
     total: int | None = None
     queue: int = 0
     seen: int = 0  # distinct URLs scheduled so far
-    blocked: int = 0
-    pages_per_min: float = 0.0
-    errors: dict[str, int] = field(default_factory=dict)
+    per_min: float = 0.0  # URLs that ended a minute
+    errors: dict[str, int] = field(default_factory=dict)  # URLs that ended without an item, by reason
 
 
 def eta_seconds(done: int, total: int | None, per_min: float) -> float | None:
@@ -46,17 +45,16 @@ def errors_text(errors: dict[str, int]) -> str:
     if not total:
         return "0 errors"
     parts = ", ".join(f"{reason} {n}" for reason, n in sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
-    return f"{total} errors ({parts})"
+    return f"{total} error{'' if total == 1 else 's'} ({parts})"
 
 
 def progress_line(snap: Snapshot) -> str:
-    parts = [f"{snap.pages} pages ({snap.pages_per_min:.0f}/min)", f"{snap.items} items",
-             errors_text(snap.errors), f"{snap.blocked} blocked", f"queue {snap.queue}"]
+    parts = [f"{snap.items} items", errors_text(snap.errors), f"{snap.per_min:.0f} URLs/min", f"queue {snap.queue}"]
     if snap.total:
         parts.append(f"{min(snap.done, snap.total)}/{snap.total} done")
     elif snap.seen:
         parts.append(f"{snap.done} done of {snap.seen} seen")
-    eta = eta_seconds(snap.done, snap.total, snap.pages_per_min)
+    eta = eta_seconds(snap.done, snap.total, snap.per_min)
     if eta is not None:
         parts.append(f"ETA {duration(eta)}")
     return ", ".join(parts)

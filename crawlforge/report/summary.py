@@ -24,6 +24,11 @@ WORST_PAGES = 25
 SLOWEST_HOSTS = 10
 EXAMPLES_PER_GROUP = 3
 PATTERN_DEPTH = 2  # folders of a URL's path that name its error group
+# "What went wrong" shows every group up to GROUP_ROWS; past that, the HEAD_ROWS largest groups
+# of more than one URL, and the rest folded into one row a reason: a site with hundreds of broken
+# links in as many folders would otherwise push the charts thousands of pixels down.
+GROUP_ROWS = 15
+HEAD_ROWS = 10
 # The product fields whose fill rates the report shows when the crawl met product pages.
 PRODUCT_FIELDS = ("price", "currency", "availability")
 
@@ -58,6 +63,18 @@ class ErrorGroup:
 
 
 @dataclass
+class ErrorTail:
+    """The small groups of one reason, folded into one row."""
+
+    reason: str
+    count: int  # URLs
+    share: float  # of all error records
+    groups: list[ErrorGroup]
+    detail: str  # the commonest detail
+    after_head: bool  # a row above has the same reason: these are "more"
+
+
+@dataclass
 class Outcome:
     """The crawl's result in a few figures; None where the feeds and stats cannot tell."""
 
@@ -87,6 +104,7 @@ class Summary:
     worst_pages: list[WorstPage]
     outcome: Outcome
     error_groups: list[ErrorGroup]
+    error_tail: list[ErrorTail]  # error_groups past the rows shown, folded by reason
     product_fill: dict[str, dict[str, float]]  # group -> field -> share of its product items
     page_types: dict[str, int]
 
@@ -169,6 +187,27 @@ def error_groups(errors: list[dict]) -> list[ErrorGroup]:
     return sorted(rows, key=lambda g: (-g.count, g.reason, g.pattern))
 
 
+def fold_tail(groups: list[ErrorGroup]) -> tuple[list[ErrorGroup], list[ErrorTail]]:
+    """(the groups shown one a row, the rest folded by reason); nothing is folded while every
+    group fits in ``GROUP_ROWS``."""
+    if len(groups) <= GROUP_ROWS:
+        return groups, []
+    head = [group for group in groups if group.count > 1][:HEAD_ROWS]
+    shown = {id(group) for group in head}
+    folded: dict[str, list[ErrorGroup]] = defaultdict(list)
+    for group in groups:
+        if id(group) not in shown:
+            folded[group.reason].append(group)
+    tails = []
+    for reason, members in folded.items():
+        details = Counter()
+        for group in members:
+            details[group.detail] += group.count
+        tails.append(ErrorTail(reason, sum(g.count for g in members), sum(g.share for g in members), members,
+                               details.most_common(1)[0][0], any(g.reason == reason for g in head)))
+    return head, sorted(tails, key=lambda tail: (-tail.count, tail.reason))
+
+
 def is_product_item(item: dict) -> bool:
     data = (item.get("structured_data") or {}).get("structured_data") or {}
     return item.get("page_type") == "product" or is_filled(data.get("price"))
@@ -220,11 +259,12 @@ def outcome(items: list[dict], errors: list[dict], stats: dict) -> Outcome:
 
 def summarise(items: list[dict], errors: list[dict], stats: dict | None = None) -> Summary:
     rates = FillRates.from_items(items)
+    groups, tail = fold_tail(error_groups(errors))
     return Summary(
         items=len(items), errors=len(errors), timeline=timeline(items, errors),
         status_codes=count_by(items + errors, "status"), reasons=count_by(errors, "reason"),
         vendors=count_by(errors, "vendor"), fill_rates=rates,
         slowest_hosts=slowest_hosts(items), worst_pages=worst_pages(items, errors, rates),
-        outcome=outcome(items, errors, stats or {}), error_groups=error_groups(errors),
+        outcome=outcome(items, errors, stats or {}), error_groups=groups, error_tail=tail,
         product_fill=product_fill(items), page_types=count_by(items, "page_type"),
     )

@@ -7,10 +7,11 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import scrapy
+from scrapy import signals as scrapy_signals
 from scrapy.http import Response, TextResponse
 
 from crawlforge import signals
-from crawlforge.args import ArgumentError, apply_arguments
+from crawlforge.args import SPIDER_ARGUMENTS, ArgumentError, apply_arguments
 from crawlforge.extract.pdf import is_pdf
 from crawlforge.items import Page
 from crawlforge.parsed import response_page
@@ -94,7 +95,8 @@ def check_url(url: str) -> str:
 
 class CrawlforgeSpider(scrapy.Spider):
     """Base spider: ``-a url=URL`` (one) or ``-a urls_file=FILE`` (many). The crawl options of
-    ``crawlforge.args.SPIDER_ARGUMENTS`` (``render``, ``documents_dir``...) become settings."""
+    ``crawlforge.args.SPIDER_ARGUMENTS`` (``render``, ``max_pages``...) become settings, which
+    components read; the spider is not given them."""
 
     def __init__(self, url: str | None = None, urls_file: str | None = None, **kwargs):
         super().__init__(**kwargs)
@@ -105,10 +107,23 @@ class CrawlforgeSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         apply_arguments(kwargs, crawler.settings)
-        spider = super().from_crawler(crawler, *args, **kwargs)
-        spider.crawl_arguments = dict(kwargs)  # the archive's record of the run, for reextract
+        if not crawler.settings.frozen:  # frozen: a crawler made by hand, with its settings final
+            # the archive's record of the run, for reextract
+            crawler.settings.set("CRAWLFORGE_CRAWL_ARGUMENTS", dict(kwargs), priority="cmdline")
+        own = {name: value for name, value in kwargs.items() if name not in SPIDER_ARGUMENTS}
+        spider = super().from_crawler(crawler, *args, **own)
+        crawler.signals.connect(spider.publish_plan, signal=scrapy_signals.spider_opened)
         spider.follow_pdf = crawler.settings.getbool("CRAWLFORGE_PDF")
         return spider
+
+    def publish_plan(self, spider=None):
+        """What the crawl will fetch, as stats the progress line reads: the start URLs, and
+        whether links are followed (then the total is unknown)."""
+        self.crawler.stats.set_value("crawlforge/start_urls", len(self.start_urls))
+        self.crawler.stats.set_value("crawlforge/follows_links", self.follows_links())
+
+    def follows_links(self) -> bool:
+        return False
 
     def page_or_failure(self, response):
         """The page item of an HTML or PDF response; anything else ends its URL as not_html."""

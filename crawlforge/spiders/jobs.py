@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import scrapy
 
+from crawlforge.args import ArgumentError
 from crawlforge.spiders.base import CrawlforgeSpider, read_urls_file
 from crawlforge.spiders.templates import JOB_SOURCES, REGISTRY, render_meta, run_template
 from crawlforge.templates.registry import fetch_url
@@ -26,7 +27,7 @@ def board_request(line: str) -> tuple[str, str]:
         return first, template.list_url({"company": rest})
     template = REGISTRY.detect(first)
     if template is None or template.id not in JOB_SOURCES:
-        raise ValueError(f"No job-board connector claims {first!r}; write the connector id before it, "
+        raise ArgumentError(f"No job-board connector claims {first!r}; write the connector id before it, "
                          f"one of: {', '.join(sorted(JOB_SOURCES))}")
     return template.id, fetch_url(template, first)
 
@@ -38,7 +39,7 @@ class JobsSpider(CrawlforgeSpider):
     def __init__(self, boards_file: str | None = None, **kwargs):
         super().__init__(**kwargs)
         if not boards_file:
-            raise ValueError("jobs: give -a boards_file=FILE (one board URL, or 'connector-id company', a line)")
+            raise ArgumentError("jobs: give -a boards_file=FILE (one board URL, or 'connector-id company', a line)")
         self.boards = [board_request(line) for line in read_urls_file(boards_file)]
 
     async def start(self):

@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import scrapy
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 
-from crawlforge.args import ArgumentError, as_choice, as_count, as_flag
+from crawlforge.args import ArgumentError
 from crawlforge.extract.content.urls import document_base, link_targets
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.pagework import PageWork
@@ -17,17 +17,9 @@ from crawlforge.parsed import response_page
 from crawlforge.spiders.base import PDF_EXTENSION, CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
-SITEMAP_MODES = ("never", "also", "only")
 # images, media, archives...: a tuple, so that one str.endswith call tests them all
 SKIPPED_EXTENSIONS = tuple("." + extension for extension in IGNORED_EXTENSIONS)
 SKIPPED_WITH_PDF = tuple(extension for extension in SKIPPED_EXTENSIONS if extension != PDF_EXTENSION)
-
-
-def allow_pattern(allow: str) -> re.Pattern:
-    try:
-        return re.compile(allow)
-    except re.error as error:
-        raise ArgumentError(f"-a allow must be a regular expression, not {allow!r} ({error})") from None
 
 
 def page_links(page: ParsedPage, url: str, encoding: str) -> list[str]:
@@ -51,31 +43,29 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
     name = "site"
     allow_no_urls = True  # seeds may come from Redis instead: checked in from_crawler
 
-    def __init__(self, max_pages: str | int | None = None, max_depth: str | int | None = None,
-                 allow: str | None = None, follow: str | int = 1, sitemap: str = "never",
-                 lastmod_after: str | None = None, **kwargs):
+    def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.sitemap = as_choice(sitemap, "-a sitemap", SITEMAP_MODES)
-        self.lastmod_after = lastmod_after
-        self.max_pages = None if max_pages is None else as_count(max_pages, "-a max_pages")
-        self.max_depth = None if max_depth is None else as_count(max_depth, "-a max_depth")
-        self.follow = as_flag(follow, "-a follow")
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
-        self.allow = allow_pattern(allow) if allow else None
         self.scheduled: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
-        settings = crawler.settings
+        settings = crawler.settings  # the arguments, checked by crawlforge.args
         if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
             raise ArgumentError("site: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
-        if spider.max_pages is None:
-            spider.max_pages = as_count(settings.get("CRAWLFORGE_MAX_PAGES") or 0, "CRAWLFORGE_MAX_PAGES") or None
-        if spider.max_depth is None:
-            spider.max_depth = as_count(settings.get("CRAWLFORGE_MAX_DEPTH") or 0, "CRAWLFORGE_MAX_DEPTH") or None
+        spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
+        depth = settings.get("CRAWLFORGE_MAX_DEPTH")
+        spider.max_depth = None if depth in (None, "") else int(depth)
+        spider.follow = settings.getbool("CRAWLFORGE_FOLLOW")
+        spider.allow = re.compile(allow) if (allow := settings.get("CRAWLFORGE_ALLOW")) else None
+        spider.sitemap = settings.get("CRAWLFORGE_SITEMAP")
+        spider.lastmod_after = settings.get("CRAWLFORGE_LASTMOD_AFTER") or None
         spider.skipped_extensions = SKIPPED_WITH_PDF if spider.follow_pdf else SKIPPED_EXTENSIONS
         return spider
+
+    def follows_links(self) -> bool:
+        return self.follow and self.sitemap != "only"
 
     def schedule(self, url: str, **meta) -> scrapy.Request | None:
         """A request for ``url`` unless it was scheduled already or a limit is reached."""

@@ -16,6 +16,7 @@ from lxml.etree import XMLSyntaxError
 from scrapy.spiders import SitemapSpider as ScrapySitemapSpider
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
+from crawlforge.args import ArgumentError
 from crawlforge.extensions.ledger import NOT_PAGE_KEY
 from crawlforge.spiders.base import PDF_EXTENSION, CrawlforgeSpider
 
@@ -45,7 +46,7 @@ class SitemapDiscovery(ScrapySitemapSpider):
     page entry into a request, ``lastmod_after`` (an ISO date) skips entries not modified
     since. Entries are read lazily: a 50,000-URL sitemap is never held as a list."""
 
-    lastmod_after: str | None = None
+    lastmod_after: str | None = None  # an ISO day (crawlforge.args.as_date)
     follow_pdf = True
 
     def sitemap_discovery_request(self, url: str) -> scrapy.Request:
@@ -106,21 +107,24 @@ class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
     """``scrapy crawl sitemap -a url=SITE_OR_SITEMAP_URL``: one item per HTML page or PDF a
     sitemap lists (``-a pdf=0``: pages only), links not followed. A URL ending in ``.xml`` or ``.xml.gz`` is read as a sitemap
     (or index); any other URL's robots.txt and ``/sitemap.xml`` are tried. ``lastmod_after=DATE``
-    skips entries last modified before that day."""
+    skips entries last modified before that day; ``max_pages`` stops after that many pages."""
 
     name = "sitemap"
     allow_no_urls = True  # seeds may come from Redis instead: checked in from_crawler
 
-    def __init__(self, lastmod_after: str | None = None, **kwargs):
+    def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.lastmod_after = lastmod_after
         self.allowed_domains = sorted({urlparse(u).hostname for u in self.start_urls if urlparse(u).hostname})
+        self.pages_requested = 0
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
-        if not spider.start_urls and not crawler.settings.get("CRAWLFORGE_REDIS_URL"):
-            raise ValueError("sitemap: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
+        settings = crawler.settings  # the arguments, checked by crawlforge.args
+        if not spider.start_urls and not settings.get("CRAWLFORGE_REDIS_URL"):
+            raise ArgumentError("sitemap: give -a url=URL or -a urls_file=FILE (or seed a Redis crawl)")
+        spider.max_pages = settings.getint("CRAWLFORGE_MAX_PAGES") or None
+        spider.lastmod_after = settings.get("CRAWLFORGE_LASTMOD_AFTER") or None
         return spider
 
     async def start(self):
@@ -132,6 +136,13 @@ class SitemapSpider(CrawlforgeSpider, SitemapDiscovery):
         if re.search(r"\.xml(\.gz)?$", urlparse(url).path):
             return self.sitemap_request(url)
         return self.sitemap_discovery_request(url)
+
+    def sitemap_page_request(self, loc: str, entry: dict) -> scrapy.Request | None:
+        if self.max_pages is not None and self.pages_requested >= self.max_pages:
+            self.crawler.stats.inc_value("sitemap/skipped_max_pages")
+            return None
+        self.pages_requested += 1
+        return super().sitemap_page_request(loc, entry)
 
     def parse(self, response):
         if item := self.page_or_failure(response):

@@ -15,10 +15,10 @@ import re
 
 import scrapy
 
-from crawlforge.args import SPIDER_ARGUMENTS, flag_or_text
+from crawlforge.args import ArgumentError, flag_or_text
 from crawlforge.items import Job, Page
 from crawlforge.spiders.base import CrawlforgeSpider, content_type, is_html, page_item
-from crawlforge.templates import TEMPLATES, MissingApiKeyError, TemplateError, TemplateRegistry
+from crawlforge.templates import TEMPLATES, TemplateError, TemplateRegistry
 from crawlforge.templates.ats import ATS_TEMPLATES
 from crawlforge.templates.registry import fetch_url
 
@@ -41,8 +41,7 @@ class TemplateSpider(CrawlforgeSpider):
     allow_no_urls = True  # a list connector may be driven by its parameters alone
 
     def __init__(self, url=None, urls_file=None, **params):
-        options = {name: params.pop(name) for name in SPIDER_ARGUMENTS if name in params}  # settings by now
-        super().__init__(url=url, urls_file=urls_file, **options)
+        super().__init__(url=url, urls_file=urls_file)
         self.params = {**getattr(self.template, "default_params", {}),
                        **{name: flag_or_text(value) for name, value in params.items()}}
 
@@ -52,8 +51,11 @@ class TemplateSpider(CrawlforgeSpider):
         spider.resolve_api_key(crawler.settings)
         if not spider.start_urls:
             if not callable(getattr(spider.template, "list_url", None)):
-                raise ValueError(f"{spider.name}: give -a url=URL or -a urls_file=FILE")
-            spider.list_start_url = spider.template.list_url(spider.params)  # a bad parameter stops here
+                raise ArgumentError(f"{spider.name}: give -a url=URL or -a urls_file=FILE")
+            try:
+                spider.list_start_url = spider.template.list_url(spider.params)
+            except TemplateError as error:  # a bad parameter stops the crawl here
+                raise ArgumentError(str(error)) from None
         return spider
 
     def resolve_api_key(self, settings) -> None:
@@ -64,8 +66,8 @@ class TemplateSpider(CrawlforgeSpider):
         name = self.template.credential_ref
         key = self.params.get("api_key") or os.environ.get(name) or settings.get(name)
         if not key:
-            raise MissingApiKeyError(f'{self.name} needs an API key: set the environment variable "{name}" '
-                                     f"(or the Scrapy setting of that name).")
+            raise ArgumentError(f'{self.name} needs an API key: set the environment variable "{name}" '
+                                f"(or the Scrapy setting of that name).")
         self.params["api_key"] = key
 
     async def start(self):
@@ -133,8 +135,8 @@ def spider_class(template) -> type[TemplateSpider]:
     attributes = {"name": template.id, "template": template, "registry": TemplateRegistry([template]),
                   "__module__": __name__, "__doc__": f"{template.name}: {template.description}"}
     if delay := getattr(template, "crawl_delay_seconds", None):
-        attributes["download_delay"] = delay  # Scrapy's per-slot delay; AutoThrottle never goes below it
-        attributes["crawl_delay_seconds"] = delay
+        # Scrapy's per-slot delay, and the floor AutoThrottle never goes below
+        attributes["custom_settings"] = {"DOWNLOAD_DELAY": delay, "CRAWLFORGE_CRAWL_DELAY": delay}
     return type(class_name, (TemplateSpider,), attributes)
 
 
