@@ -222,3 +222,36 @@ def test_a_crashed_browser_is_relaunched_and_no_page_is_lost(make_server, tmp_pa
     assert len(read_jsonl(tmp_path / "items.jsonl")) == 12  # the pages in flight were rendered again
     assert stats["browser/disconnected"] == 1
     assert stats["playwright/browser_count"] == 2
+
+
+def test_page_script_navigating_to_a_private_address_ends_as_ssrf_refused(make_server, crawl):
+    """The guard aborts the navigation; Chromium's error page (chrome-error://) is no item."""
+    server = make_server(FIXTURES)
+    private = FixtureServer(FIXTURES, host="127.0.0.2").start()
+    try:
+        target = private.url("demo/articles/v8_dev_blog_standalone_wasm_code.html")
+        start = server.url(f"browser/synthetic_js_navigate.html?to={quote(target, safe='')}")
+        result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
+                       settings={"RETRY_TIMES": 0, "CRAWLFORGE_RENDER_TIMEOUT": 10})
+        assert paths(private) == []
+    finally:
+        private.stop()
+    assert result.items == [], result.items[0]["url"]
+    [error] = result.errors
+    assert (error["url"], error["reason"]) == (start, "ssrf_refused"), result.log[-3000:]
+    assert "127.0.0.2" in error["detail"]
+
+
+def test_a_percent_encoded_private_host_rendered_ends_as_ssrf_refused(crawl):
+    """Chromium decodes ``%31%32%37.0.0.2`` to 127.0.0.2: so does the guard."""
+    private = FixtureServer(FIXTURES, host="127.0.0.2").start()
+    try:
+        start = f"http://%31%32%37.0.0.2:{private.server_address[1]}/demo/"
+        result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
+                       settings={"RETRY_TIMES": 0, "CRAWLFORGE_RENDER_TIMEOUT": 10})
+        assert paths(private) == []
+    finally:
+        private.stop()
+    assert result.items == []
+    [error] = result.errors
+    assert (error["url"], error["reason"]) == (start, "ssrf_refused"), (error, result.log[-3000:])
