@@ -59,3 +59,12 @@ def test_json_nested_past_the_readers_bound_says_so(make_server, crawl, tmp_path
     [warning] = [w["message"] for w in item["extraction_warnings"] if w["extractor"] == "embedded_state"]
     assert warning.startswith('A <script type="application/json" id="__NEXT_DATA__"> block is JSON nested deeper')
     assert "the reader's bound; skipped." in warning and "not valid JSON" not in warning
+
+
+def test_a_start_url_with_a_backslash_is_read_as_scrapy_fetches_it(fixture_server, crawl):
+    # urllib reads the host as example.com (before "@"), Scrapy and browsers as 127.0.0.1
+    url = fixture_server.url("/").rstrip("/") + "\\@example.com/"
+    result = crawl("site", args={"url": url, "follow": 0})
+    fetched = fixture_server.url("/@example.com/")
+    assert [(e["url"], e["reason"], e.get("status")) for e in result.errors] == [(fetched, "http_error", 404)], \
+        result.log[-3000:]

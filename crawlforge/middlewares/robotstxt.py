@@ -18,8 +18,8 @@ A robots.txt answering 5xx (after its retries) means "assume complete disallow" 
 2.3.1.4), and so does one that cannot be fetched at all (a timeout, a reset: the RFC's
 "unreachable"), where Scrapy would allow everything: the host's requests end as
 ``robots_unavailable`` until robots.txt is asked again, ``CRAWLFORGE_ROBOTS_RETRY_AFTER`` seconds
-later. When nothing answered at all (DNS, connection refused), the page could not have been
-fetched either, so its record keeps that reason (``dns``, ``connection_refused``).
+later. When the connection itself failed (DNS, refused, TLS), the page could not have been
+fetched either, so its record keeps that reason (``dns``, ``connection_refused``, ``connection``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ logger = logging.getLogger(__name__)
 META_KEY = "crawlforge_crawl_delay"
 
 
-UNANSWERED = frozenset({"dns", "connection_refused"})  # nothing answered: the page fails the same way
+# The connection itself failed (no name, refused, TLS or a hang-up before any answer): the page's
+# record keeps that reason, its own request would have met the same
+UNANSWERED = frozenset({"dns", "connection_refused", "connection"})
 
 
 class UnavailableRobots:
