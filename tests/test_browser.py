@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -255,3 +256,22 @@ def test_a_percent_encoded_private_host_rendered_ends_as_ssrf_refused(crawl):
     assert result.items == []
     [error] = result.errors
     assert (error["url"], error["reason"]) == (start, "ssrf_refused"), (error, result.log[-3000:])
+
+
+def test_page_script_navigating_to_a_closed_port_is_no_item(make_server, crawl):
+    """With the SSRF guard off, Chromium connects itself and shows its error page: no item."""
+    server = make_server(FIXTURES)
+    target = f"http://127.0.0.1:{closed_port()}/"
+    start = server.url(f"browser/synthetic_js_navigate.html?to={quote(target, safe='')}")
+    result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
+                   settings={"RETRY_TIMES": 0, "CRAWLFORGE_RENDER_TIMEOUT": 10,
+                             "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": True})
+    assert result.items == [], result.items[0]["url"]
+    [error] = result.errors
+    assert (error["url"], error["reason"]) == (start, "browser_error"), result.log[-3000:]
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
