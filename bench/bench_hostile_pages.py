@@ -6,6 +6,8 @@ peak RSS is its own.
 
 A page must cost at most a few seconds and a small multiple of its size in memory (the last
 column: peak RSS above an interpreter that only imported the page path, over the page's size).
+A page under ``CRAWLFORGE_PAGE_THREAD_MIN_CHARS`` is worked on the reactor thread, where every
+other host waits for it: the "reactor" column says so, and STALL marks one that costs over 1 s.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from crawlforge.settings import CRAWLFORGE_PAGE_THREAD_MIN_CHARS as PAGE_THREAD_MIN_CHARS  # noqa: E402
 
 
 def synthetic_nested_divs(mb: float) -> str:
@@ -32,6 +36,18 @@ def synthetic_broken_jsonld(kb: float) -> str:
     words = " ".join("word" for _ in range(int(kb * 1024 / 5)))
     return ('<html><head><title>t</title><script type="application/ld+json">{"@type": "Product", '
             f"{words}</script></head><body><p>text</p></body></html>")
+
+
+def synthetic_many_attributes(count: int) -> str:
+    """One div with ``count`` distinct attributes: lexbor's parse grows with their square."""
+    attributes = " ".join(f"data-a{i}" for i in range(count))
+    return f"<html><head><title>t</title></head><body><div {attributes}><p>text</p></div></body></html>"
+
+
+def synthetic_long_url(length: int) -> str:
+    """A page URL of ``length`` characters: a template pattern that opens on a repetition
+    (``[\\w-]+\\.host``) searched over it is quadratic."""
+    return "https://example.com/" + "x" * (length - len("https://example.com/"))
 
 
 def synthetic_big_article(mb: float) -> str:
@@ -61,7 +77,14 @@ def synthetic_big_inline(mb: float) -> str:
 
 
 INTERPRETER = "interpreter"
+URL = "https://example.com/hostile"
+SMALL_PAGE = "<html><head><title>t</title></head><body><p>x</p></body></html>"
+URLS = {"long-url-50k": synthetic_long_url(50_000), "long-url-100k": synthetic_long_url(100_001)}
 CASES = {
+    "many-attributes-60k": lambda args: synthetic_many_attributes(60_000),
+    "many-attributes-110k": lambda args: synthetic_many_attributes(110_000),
+    "long-url-50k": lambda args: SMALL_PAGE,
+    "long-url-100k": lambda args: SMALL_PAGE,
     "nested-divs-1.1MB": lambda args: synthetic_nested_divs(1.1),
     "broken-jsonld-200KB": lambda args: synthetic_broken_jsonld(200),
     "broken-jsonld-1MB": lambda args: synthetic_broken_jsonld(1024),
@@ -82,9 +105,10 @@ def run_case(name: str, mb: float) -> None:
         return print(json.dumps({"bytes": 0, "seconds": 0, "markdown_chars": 0}))
     body = CASES[name](argparse.Namespace(mb=mb)).encode("utf-8")  # only the body, as a crawl holds it
     start = time.process_time()
-    page = page_path(body, "https://example.com/hostile")
+    page = page_path(body, URLS.get(name, URL))
     seconds = time.process_time() - start
-    print(json.dumps({"bytes": len(body), "seconds": seconds, "markdown_chars": len(page["markdown"])}))
+    print(json.dumps({"bytes": len(body), "chars": len(page["html"]), "seconds": seconds,
+                      "markdown_chars": len(page["markdown"])}))
 
 
 def main():
@@ -97,12 +121,15 @@ def main():
         return run_case(args.child, args.mb)
     _, interpreter = child(INTERPRETER, args.mb)
     print(f"interpreter with the page path imported: {interpreter:.0f} MB")
-    print(f"{'case':22s} {'size MB':>8s} {'CPU s':>7s} {'peak RSS MB':>12s} {'RSS/size':>9s} {'above interp./size':>19s}")
+    print(f"{'case':22s} {'size MB':>8s} {'CPU s':>7s} {'reactor':>8s} {'peak RSS MB':>12s} {'RSS/size':>9s} "
+          f"{'above interp./size':>19s}")
     for name in args.case or CASES:
         result, rss = child(name, args.mb)
         size = result["bytes"] / 2**20
-        print(f"{name:22s} {size:8.1f} {result['seconds']:7.2f} {rss:12.0f} {rss / size:9.1f} "
-              f"{(rss - interpreter) / size:19.1f}")
+        reactor = "yes" if result["chars"] < PAGE_THREAD_MIN_CHARS else "no"
+        stall = "  STALL" if reactor == "yes" and result["seconds"] > 1 else ""
+        print(f"{name:22s} {size:8.2f} {result['seconds']:7.2f} {reactor:>8s} {rss:12.0f} {rss / size:9.1f} "
+              f"{(rss - interpreter) / size:19.1f}{stall}")
 
 
 def child(name: str, mb: float) -> tuple[dict, float]:

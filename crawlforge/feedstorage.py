@@ -3,12 +3,14 @@ spooled to disk first.
 
 Scrapy writes an S3 feed to a temporary file and uploads it when the feed closes: a killed crawl
 uploads nothing, while JOBDIR counts its pages as done, so a resumed crawl never fetches them
-again. With JOBDIR, this storage spools the feed into ``JOBDIR/feed-spool/`` instead, unbuffered
-(each item is on disk as it is exported, like the local feeds), with the feed's URI beside it.
-A resumed crawl appends to the spool of its own URI and uploads it whole at the end; the spool of
-any other URI (a killed run's ``%(time)s`` or ``%(batch_id)d`` name) is uploaded to that URI
-when the resumed crawl opens its feed. An uploaded spool is deleted. ``FEED_EXPORT_BATCH_ITEM_COUNT``
-uploads as the crawl goes, one object per batch, so a kill leaves at most one batch to upload.
+again. With JOBDIR, this storage spools each feed (the items feed and the errors feed alike) into
+its own file in ``JOBDIR/feed-spool/``, unbuffered (each item is on disk as it is exported, like
+the local feeds), with the feed's URI beside it. Every run of the job appends to the spool of its
+URI and uploads it whole when the feed closes, so the object holds what every run exported; the
+spool stays with the job. A spool of another URI that an earlier run did not upload whole (a
+killed run's ``%(time)s`` or ``%(batch_id)d`` name) is uploaded to that URI when a feed opens.
+``FEED_EXPORT_BATCH_ITEM_COUNT`` uploads as the crawl goes, one object per batch, so a kill
+leaves at most one batch to upload.
 """
 
 from __future__ import annotations
@@ -63,22 +65,31 @@ class SpooledS3FeedStorage(S3FeedStorage):
         return path.open("ab", buffering=0)
 
     def upload_leftovers(self) -> None:
-        """Upload what a killed crawl spooled for feeds of other names."""
+        """Upload what an earlier run spooled and did not upload whole, for feeds of other names.
+
+        A spool of another name may be a feed of this run too (the errors feed, a feed opened
+        later): it is uploaded as it stands and kept, so that feed appends to it and uploads
+        it whole when it closes."""
         for uri_file in sorted(self.spool_dir.glob("*.uri")):
             uri = uri_file.read_text(encoding="utf-8")
-            if uri == self.uri:
-                continue
-            logger.info("Uploading the spooled feed of a killed crawl to %s", uri)
-            self.upload(self.spool_path(uri), uri)
+            path = self.spool_path(uri)
+            if uri != self.uri and path.exists() and path.stat().st_size != self.uploaded_size(path):
+                logger.info("Uploading the spooled feed of an earlier run to %s", uri)
+                self.upload(path, uri)
+
+    @staticmethod
+    def uploaded_size(path: Path) -> int | None:
+        marker = path.with_suffix(".uploaded")
+        return int(marker.read_text()) if marker.exists() else None
 
     def upload(self, path: Path, uri: str) -> None:
+        """Upload the whole spool, which stays: the job's next run appends to it."""
         parsed = urlparse(uri)
         extra = {"ExtraArgs": {"ACL": self.acl}} if self.acl else {}
-        if path.exists():
-            with path.open("rb") as spooled:
-                self.s3_client.upload_fileobj(Bucket=parsed.hostname, Key=parsed.path[1:], Fileobj=spooled, **extra)
-            path.unlink()
-        path.with_suffix(".uri").unlink(missing_ok=True)
+        with path.open("rb") as spooled:
+            size = path.stat().st_size
+            self.s3_client.upload_fileobj(Bucket=parsed.hostname, Key=parsed.path[1:], Fileobj=spooled, **extra)
+        path.with_suffix(".uploaded").write_text(str(size))
 
     def _store_in_thread(self, file) -> None:
         if self.spool_dir is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -222,3 +223,55 @@ def test_a_crashed_browser_is_relaunched_and_no_page_is_lost(make_server, tmp_pa
     assert len(read_jsonl(tmp_path / "items.jsonl")) == 12  # the pages in flight were rendered again
     assert stats["browser/disconnected"] == 1
     assert stats["playwright/browser_count"] == 2
+
+
+def test_page_script_navigating_to_a_private_address_ends_as_ssrf_refused(make_server, crawl):
+    """The guard aborts the navigation; Chromium's error page (chrome-error://) is no item."""
+    server = make_server(FIXTURES)
+    private = FixtureServer(FIXTURES, host="127.0.0.2").start()
+    try:
+        target = private.url("demo/articles/v8_dev_blog_standalone_wasm_code.html")
+        start = server.url(f"browser/synthetic_js_navigate.html?to={quote(target, safe='')}")
+        result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
+                       settings={"RETRY_TIMES": 0, "CRAWLFORGE_RENDER_TIMEOUT": 10})
+        assert paths(private) == []
+    finally:
+        private.stop()
+    assert result.items == [], result.items[0]["url"]
+    [error] = result.errors
+    assert (error["url"], error["reason"]) == (start, "ssrf_refused"), result.log[-3000:]
+    assert "127.0.0.2" in error["detail"]
+
+
+def test_a_percent_encoded_private_host_rendered_ends_as_ssrf_refused(crawl):
+    """Chromium decodes ``%31%32%37.0.0.2`` to 127.0.0.2: so does the guard."""
+    private = FixtureServer(FIXTURES, host="127.0.0.2").start()
+    try:
+        start = f"http://%31%32%37.0.0.2:{private.server_address[1]}/demo/"
+        result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
+                       settings={"RETRY_TIMES": 0, "CRAWLFORGE_RENDER_TIMEOUT": 10})
+        assert paths(private) == []
+    finally:
+        private.stop()
+    assert result.items == []
+    [error] = result.errors
+    assert (error["url"], error["reason"]) == (start, "ssrf_refused"), (error, result.log[-3000:])
+
+
+def test_page_script_navigating_to_a_closed_port_is_no_item(make_server, crawl):
+    """With the SSRF guard off, Chromium connects itself and shows its error page: no item."""
+    server = make_server(FIXTURES)
+    target = f"http://127.0.0.1:{closed_port()}/"
+    start = server.url(f"browser/synthetic_js_navigate.html?to={quote(target, safe='')}")
+    result = crawl("site", args={"url": start, "render": "always", **ONE_PAGE},
+                   settings={"RETRY_TIMES": 0, "CRAWLFORGE_RENDER_TIMEOUT": 10,
+                             "CRAWLFORGE_ALLOW_PRIVATE_NETWORKS": True})
+    assert result.items == [], result.items[0]["url"]
+    [error] = result.errors
+    assert (error["url"], error["reason"]) == (start, "browser_error"), result.log[-3000:]
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -96,6 +96,24 @@ def test_robots_server_error_disallows_the_site_until_asked_again(tmp_path, make
     assert b_paths.count("/robots.txt") == 3 and "/early.html" not in b_paths  # asked again later
 
 
+def test_robots_txt_that_hangs_disallows_its_site(tmp_path, make_server, crawl):
+    """RFC 9309 2.3.1.4: an unreachable robots.txt is read as a server error, complete disallow."""
+    a_root, b_root = tmp_path / "a", tmp_path / "b"
+    a_root.mkdir(), b_root.mkdir()
+    a, b = make_server(a_root), make_server(b_root)
+    (a_root / "index.html").write_text(linked_page("A", []))
+    (b_root / "robots.txt").write_text("User-agent: *\nAllow: /\n")
+    (b_root / "page.html").write_text(linked_page("B page", []))
+    b.hanging["/robots.txt"] = 3  # past DOWNLOAD_TIMEOUT, on the first fetch and its retry
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{a.url('index.html')}\n{b.url('page.html')}\n")
+    result = crawl("site", args={"urls_file": listing, "follow": 0}, settings={**FAST, "DOWNLOAD_TIMEOUT": 1})
+    assert [i["url"] for i in result.items] == [a.url("index.html")], result.log[-3000:]
+    assert [(e["url"], e["reason"]) for e in result.errors] == [(b.url("page.html"), "robots_unavailable")]
+    assert "RFC 9309" in result.errors[0]["detail"] and "robots.txt" in result.errors[0]["detail"]
+    assert "/page.html" not in [e["path"] for e in b.access_log]
+
+
 SPIDER = '''
 import scrapy
 from crawlforge.spiders.base import CrawlforgeSpider

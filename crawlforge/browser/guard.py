@@ -6,7 +6,9 @@ and a context route catches pages without one. It routes only the first URL of a
 chain, so the hops are stopped before they leave by ``crawlforge.browser.proxy`` (the only
 way out of the browser); Chromium's own network events are watched too, so a navigation hop
 to a refused address ends the render at once, as an ``ssrf_refused`` error naming the hop
-(``PageGuard.refusals``), and closes the page.
+(``PageGuard.refusals``), and closes the page. So does a navigation of the page's main frame
+that the guard aborts (a script's ``location = ...``, or the first URL itself once Chromium
+has decoded its host): Chromium would show its error page (``chrome-error://``) in its place.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class PageGuard:
         self.lookups: dict[str, str | None] = {}  # host -> refusal (None: public)
         # request -> future of a render in flight, given why when a hop of its page is refused
         self.refusals: dict = {}
+        self.pages: dict = {}  # page -> the request it renders, while it is open
 
     async def guard_context(self, context) -> None:
         """No ``window.open``; WebSockets; requests of pages without a page route."""
@@ -49,18 +52,29 @@ class PageGuard:
         await context.route_web_socket("**", self.route_websocket)
 
     async def guard_page(self, page, request) -> None:
-        """Redirect hops, seen in Chromium's own network events (SSRF guard on only)."""
+        """Redirect hops, seen in Chromium's own network events, and the page's navigations
+        (SSRF guard on only)."""
         if self.policy.allowed is None:
             return
+        self.pages[page] = request
+        page.once("close", lambda closed: self.pages.pop(closed, None))
         session = await page.context.new_cdp_session(page)
         session.on("Network.requestWillBeSent", partial(self.vet_redirect, page, request))
         await session.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
 
     async def should_abort(self, playwright_request) -> bool:
         """scrapy-playwright's PLAYWRIGHT_ABORT_REQUEST hook."""
-        reason = await self.abort_reason(playwright_request.url, playwright_request.resource_type,
-                                         playwright_request.is_navigation_request())
+        navigation = playwright_request.is_navigation_request()
+        reason = await self.abort_reason(playwright_request.url, playwright_request.resource_type, navigation)
+        if reason == "ssrf" and navigation and playwright_request.frame.parent_frame is None:
+            self.refuse(self.pages.get(playwright_request.frame.page),
+                        f"Refused {playwright_request.url}: the page navigated to a private address")
         return reason is not None
+
+    def refuse(self, request, why: str) -> None:
+        """End the render of ``request``, if one is in flight, as refused."""
+        if (refusal := self.refusals.get(request)) is not None and not refusal.done():
+            refusal.set_result(why)
 
     async def abort_reason(self, url: str, resource_type: str, navigation: bool) -> str | None:
         reason = self.policy.abort_reason(url, resource_type, navigation)
@@ -103,7 +117,6 @@ class PageGuard:
         if await self.abort_reason(url, kind, True) == "ssrf":
             # said first, ending the render wherever it is: closing the page alone may not end it
             # (a cold browser can answer the hop before the close, or the close can be slow)
-            if (refusal := self.refusals.get(request)) is not None and not refusal.done():
-                refusal.set_result(f"Refused {url}: a redirect to a private address")
+            self.refuse(request, f"Refused {url}: a redirect to a private address")
             if not page.is_closed():
                 await page.close()

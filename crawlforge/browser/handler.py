@@ -6,7 +6,8 @@
   resource types, ad/tracker hosts, the SSRF guard, popups, redirect hops. With the SSRF guard
   on, Chromium reaches the network only through the ``VettingProxy`` (``proxy``), which vets
   every request, redirect hops included, before it leaves; a refused navigation ends as
-  ``ssrf_refused`` with the refused URL.
+  ``ssrf_refused`` with the refused URL. Any other failed navigation, which leaves Chromium's
+  own error page (``chrome-error://``) in the page's place, ends as ``browser_error``.
 - After ``CRAWLFORGE_BROWSER_RESTART_PAGES`` pages the browser is closed (contexts first) once
   the pages in flight are done, and relaunched by the next page; after a crash likewise.
 Stats: ``browser/pages``, ``browser/aborted/<reason>``, ``browser/idle_timeout``,
@@ -33,6 +34,7 @@ from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
 SHARED: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> its handler
+ERROR_PAGE = "chrome-error:"  # the URL of the page Chromium shows when a navigation fails
 
 
 class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
@@ -94,6 +96,10 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
         if refused := response.headers.get(REFUSED_HEADER):  # a redirect hop the proxy did not send
             reason = f"Refused {response.url}: {refused.decode('latin-1')}"
             report_failure(self.crawler, request, "ssrf", "ssrf_refused", reason)
+            raise IgnoreRequest(reason)
+        if response.url.startswith(ERROR_PAGE):  # a navigation of the page failed
+            reason = f"Chromium showed its error page in place of {request.url}: a navigation of the page failed"
+            report_failure(self.crawler, request, "download", "browser_error", reason)
             raise IgnoreRequest(reason)
         return response
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, islice
 from weakref import ref
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
@@ -34,6 +34,21 @@ _STEP = {"": 1, "/": -1, b"": 1, b"/": -1}
 # The same with void tags counted as opening: half the cost, and never under the real estimate.
 _DEPTH_BOUND = re.compile(r"<(/?)[a-zA-Z]")
 _DEPTH_BOUND_UTF8 = re.compile(rb"<(/?)[a-zA-Z]")
+MAX_ATTRIBUTES = 256  # attributes kept on one tag; real pages stay under fifty
+# One attribute as the HTML tokenizer reads it: separators (whitespace or "/"; none after a
+# quoted value), a name (which may start with "="), an optional value. Atomic and possessive:
+# read one way only, so a search never backtracks into it.
+_ATTRIBUTE = r"""(?>(?:[\s/]++|(?<=["']))[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+))?)"""
+# A tag with more attributes than that, tried from every tag opening (in text, a comment or a
+# script alike), so the real one is found wherever it is. A name holding "<" and a letter is
+# tried from that "<" too: the name stops there, and no run of "<a<a<a" is read twice.
+_CROWDED_TAG = re.compile(r"</?[a-zA-Z][^\s/><]*+(?:<(?![a-zA-Z/])[^\s/><]*+)*+%s{%d}"
+                          % (_ATTRIBUTE, MAX_ATTRIBUTES + 1))
+# The tokens of the exact pass: comments, bogus comments, then tags with their attributes.
+_TOKEN = re.compile(r"<!--(?:-?>|.*?(?:--!?>|\Z))|<[!?][^>]*+>?|<(?P<end>/?)(?P<name>[a-zA-Z][^\s/>]*+)"
+                    r"(?P<attrs>%s*+)" % _ATTRIBUTE, re.S)
+_ONE_ATTRIBUTE = re.compile(_ATTRIBUTE)
+_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes noscript".split())
 
 
 def as_document(doc: Document) -> LexborHTMLParser:
@@ -131,10 +146,42 @@ def _deepest(steps: re.Pattern, html: str) -> int:
     return max(accumulate(map(_STEP.__getitem__, steps.findall(html))), default=0)
 
 
+def cap_attributes(html: str) -> str:
+    """Drops the attributes of a tag past its first ``MAX_ATTRIBUTES``.
+
+    Lexbor's parse time grows with the square of one element's distinct attributes (60,000 on
+    one div: seconds on the reactor thread). One search finds whether any tag may have that
+    many; only then are the tags read as the tokenizer reads them (comments, raw text skipped).
+    """
+    if _CROWDED_TAG.search(html) is None:
+        return html
+    parts, last, pos = [], 0, 0
+    while match := _TOKEN.search(html, pos):
+        pos, name = match.end(), match.group("name")
+        if name is None:  # a comment
+            continue
+        attrs = match.group("attrs")
+        if len(attrs) > MAX_ATTRIBUTES:
+            kept = list(islice(_ONE_ATTRIBUTE.finditer(attrs), MAX_ATTRIBUTES + 1))
+            if len(kept) > MAX_ATTRIBUTES:
+                parts.append(html[last:match.start("attrs") + kept[-2].end()])
+                last = match.end("attrs")
+        name = name.lower()
+        if match.group("end") or name not in _RAW_TEXT and name != "plaintext":
+            continue
+        if name == "plaintext":  # the rest of the page is its text
+            break
+        end = re.compile(r"</%s(?=[\s/>])" % re.escape(name), re.I).search(html, pos)
+        pos = end.start() if end else len(html)
+    parts.append(html[last:])
+    return "".join(parts)
+
+
 def parse_page(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
-    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``). ``utf8``: the text
-    as UTF-8 already, which lexbor then reads as it is instead of encoding the text again."""
-    capped = cap_nesting(html, utf8=utf8)
+    """The lexbor parse of ``html`` with its nesting capped (``cap_nesting``) and each tag's
+    attributes (``cap_attributes``). ``utf8``: the text as UTF-8 already, which lexbor then reads
+    as it is instead of encoding the text again."""
+    capped = cap_attributes(cap_nesting(html, utf8=utf8))
     if utf8 is not None and capped is html:
         return LexborHTMLParser(utf8)
     html = capped

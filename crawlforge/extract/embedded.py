@@ -19,7 +19,7 @@ from crawlforge.extract.state.carriers import (
 )
 from crawlforge.extract.state.flight import flight_data_rows, parse_flight_rows, sized_flight_rows
 from crawlforge.extract.state.framework_data import decode_nuxt_data, sveltekit_data
-from crawlforge.extract.state.jsjson import byte_size, loads, loads_at
+from crawlforge.extract.state.jsjson import JsonTooDeepError, byte_size, loads, loads_at, unwrapped
 from crawlforge.extract.state.jsliteral import evaluate_literal_source
 from crawlforge.extract.state.jsonpath import JsonPathError, parse_json_path, select_json_path
 
@@ -218,6 +218,15 @@ class _State:
         return {"data": self.data, "found": self.found, "warnings": self.warnings}
 
 
+NOT_JSON = "not valid JSON"
+
+
+def is_not_json_script(warning: str) -> bool:
+    """Whether a warning is of a JSON ``<script>`` block that is not JSON: a page's own data,
+    common and harmless, which a crawl counts rather than reports page by page."""
+    return warning.startswith("A <script type=") and warning.endswith(f"> block is {NOT_JSON}; skipped.")
+
+
 def _json_scripts(state, page, raw):
     for attrs, body in page.json_typed_scripts:
         script_type = (read_attribute(attrs, "type") or "").lower()
@@ -227,10 +236,11 @@ def _json_scripts(state, page, raw):
             continue
         script_id = read_attribute(attrs, "id")
         try:
-            parsed = loads(body)
-        except ValueError:
+            parsed = loads(unwrapped(body))
+        except ValueError as exc:
             id_part = f' id="{script_id}"' if script_id else ""
-            state.warnings.append(f'A <script type="{script_type}"{id_part}> block is not valid JSON; skipped.')
+            what = str(exc) if isinstance(exc, JsonTooDeepError) else NOT_JSON
+            state.warnings.append(f'A <script type="{script_type}"{id_part}> block is {what}; skipped.')
             continue
         _json_script(state, parsed, script_id, attrs, raw)
 

@@ -16,8 +16,11 @@ random jitter is turned off so no request comes sooner than asked. Robots-denied
 ledger through Scrapy's IgnoreRequest("Forbidden by robots.txt").
 
 A robots.txt answering 5xx (after its retries) means "assume complete disallow" (RFC 9309
-2.3.1.4): the host's requests end as ``robots_unavailable`` until robots.txt is asked again,
-``CRAWLFORGE_ROBOTS_RETRY_AFTER`` seconds later.
+2.3.1.4), and so does one that cannot be fetched at all (a timeout, a reset: the RFC's
+"unreachable"), where Scrapy would allow everything: the host's requests end as
+``robots_unavailable`` until robots.txt is asked again, ``CRAWLFORGE_ROBOTS_RETRY_AFTER`` seconds
+later. When the connection itself failed (DNS, refused, TLS), the page could not have been
+fetched either, so its record keeps that reason (``dns``, ``connection_refused``, ``connection``).
 """
 
 from __future__ import annotations
@@ -32,17 +35,24 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
+from crawlforge.middlewares.ledger import classify
 from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
 META_KEY = "crawlforge_crawl_delay"
 
 
-class ServerErrorRobots:
-    """The robots.txt of a host whose server failed: nothing is allowed until ``retry_at``."""
+# The connection itself failed (no name, refused, TLS or a hang-up before any answer): the page's
+# record keeps that reason, its own request would have met the same
+UNANSWERED = frozenset({"dns", "connection_refused", "connection"})
 
-    def __init__(self, url: str, status: int, retry_at: float):
-        self.url, self.status, self.retry_at = url, status, retry_at
+
+class UnavailableRobots:
+    """The robots.txt of a host whose server failed or could not be reached: nothing is allowed
+    until ``retry_at``. ``detail`` says why; ``reason`` is the error records' reason."""
+
+    def __init__(self, detail: str, retry_at: float, reason: str = "robots_unavailable", status: int | None = None):
+        self.detail, self.retry_at, self.reason, self.status = detail, retry_at, reason, status
 
     def allowed(self, url, user_agent) -> bool:
         return False
@@ -59,7 +69,7 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
     async def robot_parser(self, request):
         netloc = urlparse_cached(request).netloc
         parser = self._parsers.get(netloc)
-        if isinstance(parser, ServerErrorRobots) and time.monotonic() >= parser.retry_at:
+        if isinstance(parser, UnavailableRobots) and time.monotonic() >= parser.retry_at:
             del self._parsers[netloc]  # ask the server again
         pending = self._parsers.get(netloc)
         if not isinstance(pending, Deferred):
@@ -75,16 +85,33 @@ class RobotsTxtMiddleware(ScrapyRobotsTxtMiddleware):
         self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
         logger.warning("%s answered HTTP %d: its site is disallowed (RFC 9309) for %.0f s, then asked again",
                        response.url, response.status, self.retry_after)
-        parser = ServerErrorRobots(response.url, response.status, time.monotonic() + self.retry_after)
+        detail = f"{response.url} answered HTTP {response.status}: a server error disallows the whole site (RFC 9309)"
+        self._unavailable(netloc, UnavailableRobots(detail, time.monotonic() + self.retry_after,
+                                                    status=response.status))
+
+    def _robots_error(self, exc, netloc):
+        """A robots.txt that could not be fetched (after its retries) disallows its site as a 5xx
+        does; one the crawl itself refused (IgnoreRequest: the SSRF guard...) stays Scrapy's allow."""
+        if isinstance(exc, IgnoreRequest):
+            return super()._robots_error(exc, netloc)
+        self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
+        reason = classify(exc)[1]
+        logger.warning("robots.txt of %s could not be fetched (%s): its site is disallowed (RFC 9309) for %.0f s, "
+                       "then asked again", netloc, reason, self.retry_after)
+        detail = (f"robots.txt of {netloc} could not be fetched ({reason}: {exc}): an unreachable robots.txt "
+                  "disallows the whole site (RFC 9309)")
+        self._unavailable(netloc, UnavailableRobots(detail, time.monotonic() + self.retry_after,
+                                                    reason if reason in UNANSWERED else "robots_unavailable"))
+
+    def _unavailable(self, netloc: str, parser: UnavailableRobots) -> None:
         waiting, self._parsers[netloc] = self._parsers[netloc], parser
         waiting.callback(parser)
 
     def process_request_2(self, rp, request):
-        if isinstance(rp, ServerErrorRobots):
-            detail = f"{rp.url} answered HTTP {rp.status}: a server error disallows the whole site (RFC 9309)"
-            self._stats.inc_value("robotstxt/server_error_refused")
-            report_failure(self.crawler, request, "robots", "robots_unavailable", detail, status=rp.status)
-            raise IgnoreRequest(detail)
+        if isinstance(rp, UnavailableRobots):
+            self._stats.inc_value("robotstxt/unavailable_refused")
+            report_failure(self.crawler, request, "robots", rp.reason, rp.detail, status=rp.status)
+            raise IgnoreRequest(rp.detail)
         super().process_request_2(rp, request)
 
 

@@ -6,7 +6,7 @@ import logging
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.embedded import embedded_state_of
+from crawlforge.extract.embedded import embedded_state_of, is_not_json_script
 from crawlforge.extract.structured import page_structured_data
 from crawlforge.pagework import PageWork
 from crawlforge.parsed import item_page
@@ -20,6 +20,7 @@ class StructuredDataPipeline:
         self.stats = stats
         self.extractors = extractors or None
         self.work = work
+        self.not_json_logged = False  # a page's JSON script that is not JSON: logged once a crawl
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -55,5 +56,12 @@ class StructuredDataPipeline:
             adapter["embedded_state"] = embedded["data"]
             for entry in embedded["found"]:
                 self.stats.inc_value(f"embedded_state/found/{entry['name']}")
-        warnings += ({"extractor": "embedded_state", "message": m} for m in embedded["warnings"])
+        if not_json := sum(map(is_not_json_script, embedded["warnings"])):
+            self.stats.inc_value("embedded_state/not_json_scripts", not_json)
+            if not self.not_json_logged:
+                self.not_json_logged = True
+                logger.info("A JSON <script> block of %s is not JSON; skipped (further ones are counted "
+                            "in embedded_state/not_json_scripts, not logged)", adapter["url"])
+        warnings += ({"extractor": "embedded_state", "message": m} for m in embedded["warnings"]
+                     if not is_not_json_script(m))
         return item

@@ -9,6 +9,7 @@ from urllib.parse import urlparse
 import scrapy
 from scrapy import signals as scrapy_signals
 from scrapy.http import Response, TextResponse
+from w3lib.url import safe_url_string
 
 from crawlforge import signals
 from crawlforge.args import SPIDER_ARGUMENTS, ArgumentError, apply_arguments
@@ -100,7 +101,12 @@ class CrawlforgeSpider(scrapy.Spider):
 
     def __init__(self, url: str | None = None, urls_file: str | None = None, **kwargs):
         super().__init__(**kwargs)
-        self.start_urls = ([check_url(url)] if url else []) + (read_urls_file(urls_file) if urls_file else [])
+        urls = ([url] if url else []) + (read_urls_file(urls_file) if urls_file else [])
+        # as Scrapy's Request reads them (a backslash is a "/"), so the host the off-site filter
+        # allows is the host fetched
+        self.start_urls = [safe_url_string(u) for u in urls]
+        if url:
+            check_url(self.start_urls[0])
         if not self.start_urls and not getattr(self, "allow_no_urls", False):
             raise ArgumentError(f"{self.name}: give -a url=URL or -a urls_file=FILE")
 

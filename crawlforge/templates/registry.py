@@ -3,6 +3,10 @@
 Templates are duck-typed (any object, or a dict, with the attributes of ``base.Template``), so
 a caller can build a registry from their own set. The registry never fetches and never reads
 the environment; ``run``/``run_list`` only wrap a template's output in the result envelope.
+
+A URL longer than ``MAX_URL_LENGTH`` matches no template: a pattern is searched over the whole
+URL, and the cost of a search can grow with the square of its length (a pattern that opens on
+a repetition), while no template reads pages whose URL is longer than servers accept.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from .base import TemplateError, TemplateRejectedError
 from .catalog import TEMPLATES
 from .common import as_document, iso_now, safe_url
 
+MAX_URL_LENGTH = 8192  # characters: the request line most servers accept (nginx, Apache: 8 KiB)
 
 def _get(template, key: str, default=None):
     """A template attribute, for objects and plain dicts alike."""
@@ -140,7 +145,7 @@ class TemplateRegistry:
         return _first_choice([t for t in self._candidates(url) if _is_page(t, url)], url)
 
     def _candidates(self, url) -> list:
-        if not isinstance(url, str) or not url:
+        if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
             return []
         return [t for t, pattern in self._patterns if pattern.search(url)]
 

@@ -32,7 +32,9 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
 - ``/_log``: the access log as JSON (method, path, time, headers); ``/_log/clear`` empties it
 
 ``server.failing[path] = (status, n)``: the next ``n`` requests for ``path`` (say ``/robots.txt``,
-which no path prefix can reach) get ``status`` with an empty body.
+which no path prefix can reach) get ``status`` with an empty body. ``server.hanging[path] =
+seconds``: every request for ``path`` waits that long, then the connection closes without an
+answer (a server that accepts and never answers).
 """
 
 from __future__ import annotations
@@ -110,6 +112,9 @@ class FixtureHandler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if status := self.server.failure_for(path):
             return self.send_body(status, b"", "text/html")
+        if path in self.server.hanging:
+            time.sleep(self.server.hanging[path])
+            return self.mode_reset([])
         parts = [unquote(part) for part in path.lstrip("/").split("/")]
         mode = parts[0] if parts and parts[0].startswith("_") else None
         handler = getattr(self, f"mode{mode}", None) if mode else None
@@ -273,6 +278,7 @@ class FixtureServer(ThreadingHTTPServer):
         self.access_log: list[dict] = []
         self.counts: dict[str, int] = {}
         self.failing: dict[str, tuple[int, int]] = {}  # path -> (status, requests left)
+        self.hanging: dict[str, float] = {}  # path -> seconds before hanging up without an answer
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 

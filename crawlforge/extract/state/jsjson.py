@@ -4,12 +4,14 @@ Reported sizes (`bytes`) are the UTF-8 length of JS `JSON.stringify`: compact,
 non-ASCII raw, lone surrogates escaped, and JS number text (`1.0` -> `1`,
 `1e-7` -> `1e-7`, NaN -> `null`). orjson writes the same text but for number
 spellings, which sizes correct; previews go through `dumps` here. `loads` refuses what
-JS JSON.parse refuses (NaN, Infinity) and turns a nesting overflow into a ValueError.
+JS JSON.parse refuses (NaN, Infinity) and turns a nesting overflow into a ValueError that says
+so (`JsonTooDeepError`).
 """
 
 import json
 import math
 import re
+import sys
 
 import orjson
 
@@ -24,14 +26,42 @@ _INDEX_KEY = re.compile(r'"\d+"\s*:', re.A)
 _ESCAPED_DIGIT = re.compile(r"\\u003\d", re.A)
 
 
+class JsonTooDeepError(ValueError):
+    """JSON nested deeper than the decoder reads (its recursion bound), valid or not."""
+
+    def __init__(self):
+        super().__init__(f"JSON nested deeper than about {sys.getrecursionlimit()} levels, the reader's bound")
+
+
 def loads(text):
-    """JS JSON.parse: ValueError on anything it would reject (incl. deep nesting)."""
+    """JS JSON.parse: ValueError on anything it would reject, JsonTooDeepError past the nesting
+    the decoder reads."""
     hook = _js_object if not isinstance(text, str) or _INDEX_KEY.search(text) or (
         "\\u003" in text and _ESCAPED_DIGIT.search(text)) else None
     try:
         return json.loads(text, parse_constant=_reject_constant, object_hook=hook)
     except RecursionError:
-        raise ValueError("JSON nested too deeply to read") from None
+        raise JsonTooDeepError from None
+
+
+_CDATA = re.compile(r"\s*<!\[CDATA\[")
+_CDATA_END = "]]>"
+
+
+def unwrapped(text):
+    """The JSON in a ``<script>`` body that wraps it in ``<![CDATA[ ... ]]>``, as pages written
+    for XHTML parsers do (the page's own code strips it before JSON.parse). Any other body as it
+    is: JSON never starts with "<". (An HTML comment wrapper is gone already: the embedded-state
+    reader drops every comment first, templates.md 5.3.)"""
+    if not (opening := _CDATA.match(text)):
+        return text
+    body = text[opening.end():].rstrip()
+    return body[:-len(_CDATA_END)] if body.endswith(_CDATA_END) else text
+    stripped = text.strip()
+    for start, end in _WRAPPERS:
+        if stripped.startswith(start) and stripped.endswith(end):
+            return stripped[len(start):-len(end)]
+    return text
 
 
 def loads_at(text, start):
@@ -41,7 +71,7 @@ def loads_at(text, start):
     try:
         value, end = _DECODER.raw_decode(text, start)
     except RecursionError:
-        raise ValueError("JSON nested too deeply to read") from None
+        raise JsonTooDeepError from None
     if _INDEX_KEY.search(text, start, end) or (
             text.find("\\u003", start, end) >= 0 and _ESCAPED_DIGIT.search(text, start, end)):
         value = loads(text[start:end])

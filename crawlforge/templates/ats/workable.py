@@ -36,8 +36,10 @@ class WorkableJobs(JobBoard):
         "the rendered careers page: title, department, employment type, location parts and "
         "telecommuting flag for every open role. Descriptions are opt-in (details: true)."
     )
+    # A host label is at most 63 characters: bounded, the label does not make a search over a
+    # long run of word characters quadratic (and matches what the unbounded one did).
     target_pattern = re.compile(
-        r"(apply\.workable\.com|www\.workable\.com/api/accounts|[\w-]+\.workable\.com/(jobs|spi))",
+        r"(apply\.workable\.com|www\.workable\.com/api/accounts|[\w-]{1,63}\.workable\.com/(jobs|spi))",
         re.IGNORECASE | re.ASCII,
     )
     params = [
