@@ -32,12 +32,13 @@ from crawlforge.extract.charset import choose_charset, decode_body, utf8_body  #
 from crawlforge.extract.dom import ParsedPage  # noqa: E402
 from crawlforge.extract.embedded import embedded_state_of, extract_embedded_state  # noqa: E402
 from crawlforge.extract.frontmatter import render_document  # noqa: E402
-from crawlforge.extract.markdown import page_content, page_markdown  # noqa: E402
+from crawlforge.extract.markdown import page_content  # noqa: E402
 from crawlforge.extract.product import extract_product  # noqa: E402
 from crawlforge.extract.structure import page_signature, structure_signature  # noqa: E402
 from crawlforge.extract.structured import extract_structured_data, page_structured_data  # noqa: E402
 from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc, parsed_page_doc  # noqa: E402
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
+from crawlforge.pipelines.markdown import taking_content  # noqa: E402
 from crawlforge.pipelines.structure import content_hash  # noqa: E402
 from crawlforge.spiders.site import page_links  # noqa: E402
 
@@ -77,10 +78,10 @@ def _label_url(labels: dict, folder: Path, path: Path) -> str:
 
 
 def verdict(page: dict) -> tuple:
-    # the one parse the later stages share, reading the body when it is the text's UTF-8 (as parsed.response_page)
+    # the page the later stages are given, reading the body when it is the text's UTF-8 (as parsed.carrying_page)
     page["parsed"] = ParsedPage(page["html"], utf8_body(page["body"], page["html"], page.get("encoding")))
     doc = parsed_page_doc(page["parsed"], page["url"], 200, whole_text=False)  # all the verdict reads
-    return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}), needs_browser(doc)
+    return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}, page["parsed"]), needs_browser(doc)
 
 
 def structured(page: dict) -> dict:
@@ -91,15 +92,13 @@ def structured(page: dict) -> dict:
 
 
 def markdown(page: dict) -> str:
-    # the last stage to read the tree prunes it itself, the structure signature made from it first (as MarkdownPipeline)
-    page["parsed"].shared(page_signature)
-    page["markdown"] = page_markdown(page["parsed"], page["url"], take=True)
+    page["markdown"] = taking_content(page["parsed"], page["url"]).markdown  # as MarkdownPipeline
     return page["markdown"]
 
 
 def frontmatter(page: dict) -> str:
     item = ItemAdapter({"url": page["url"], "html": page["html"], "structured_data": page["structured_data"]})
-    fields = {**build_frontmatter(item, False), "processed_at": "fixed"}
+    fields = {**build_frontmatter(item, False, page.get("parsed")), "processed_at": "fixed"}
     return render_document(fields, page["markdown"], 64 * 1024)  # dumped once, as in the pipeline
 
 

@@ -16,7 +16,7 @@ from itertools import islice
 from operator import attrgetter
 from re import _constants, _parser
 
-from crawlforge.extract.dom import ParsedPage, folded_html, known_page, tag_ids
+from crawlforge.extract.dom import ParsedPage, folded_html, tag_ids
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -127,22 +127,15 @@ HTTP_ERROR_WHY_DEFAULT = "Retry later; the server, not the page, failed."
 def collapse(text: str | None) -> str:
     """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``). A long
     text is split a piece at a time, cut at whitespace: a list of all its words would cost ~60
-    bytes a word. The text it last returned comes back as it is: the verdict's readers collapse
-    the doc's text again, and collapsing changes nothing the second time."""
+    bytes a word."""
     text = text or ""
-    if text is _last_collapsed[0]:
-        return text
     pieces, start = [], 0
     while start < len(text):
         cut = _WHITESPACE.search(text, start + COLLAPSE_PIECE_CHARS)
         end = cut.start() if cut else len(text)
         pieces.append(" ".join(text[start:end].split()))
         start = end
-    _last_collapsed[0] = collapsed = " ".join(filter(None, pieces))
-    return collapsed
-
-
-_last_collapsed = [None]
+    return " ".join(filter(None, pieces))
 
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
@@ -170,15 +163,8 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
     elif whole_text:
         text = collapse(_visible_text(body))
     else:
-        text = _collapsed(_long_prose(body) or _visible_head(body, SHORT_PAGE_CHARS))
+        text = _long_prose(body) or _visible_head(body, SHORT_PAGE_CHARS)
     return {"url": url, "status": status, "title": title.strip(), "text": text, "html": page.outline}
-
-
-def _collapsed(text: str) -> str:
-    """``text``, collapsed already, remembered as ``collapse``'s last result: its readers then
-    collapse it at no cost."""
-    _last_collapsed[0] = text
-    return text
 
 
 def _long_prose(root) -> str:
@@ -306,8 +292,7 @@ class _Folded:
     the run's letters are folded then, each looked for once, in the bytes behind a rare byte of
     its UTF-8 (a search for one byte costs a fourth of one for the character in the text)."""
 
-    def __init__(self, html: str):
-        page = known_page(html)
+    def __init__(self, html: str, page: ParsedPage | None):
         self.html = html
         self.ascii = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
         self._present: dict = {}  # twin -> whether the page holds it
@@ -352,12 +337,13 @@ def _match_vendor(vendor: Vendor, title: str, html: str, folded: _Folded, visibl
     return None
 
 
-def detect_challenge_page(doc: dict) -> dict | None:
-    """``{vendor, evidence}`` when the document is a bot-protection wall, else None."""
+def detect_challenge_page(doc: dict, page: ParsedPage | None = None) -> dict | None:
+    """``{vendor, evidence}`` when the document is a bot-protection wall, else None. ``page``:
+    the page the doc was read from (``parsed_page_doc``), whose case-folded text it shares."""
     doc = complete_doc(doc)
     title = (doc.get("title") or "").strip()
     html = doc.get("html") or ""
-    folded = _Folded(html)
+    folded = _Folded(html, page if page is not None and page.outline is html else None)
     visible = collapse(doc.get("text"))
     for vendor in VENDORS:
         evidence = _match_vendor(vendor, title, html, folded, visible)
@@ -418,9 +404,10 @@ DEFAULT_CONTEXT = {"fetcher": "the stealth browser", "rendered": True, "content_
                    "waited_ms": 0, "allow_empty": False}
 
 
-def document_verdict(doc: dict, context: dict | None = None) -> dict:
+def document_verdict(doc: dict, context: dict | None = None, page: ParsedPage | None = None) -> dict:
     """``{success, status, [blocked], [error]}``: the first of challenge page, HTTP error,
-    empty document, error-titled placeholder, application error message that applies."""
+    empty document, error-titled placeholder, application error message that applies. ``page``:
+    the page the doc was read from (``parsed_page_doc``), as ``detect_challenge_page``."""
     ctx = {**DEFAULT_CONTEXT, **(context or {})}
     doc = complete_doc(doc)
     status = doc.get("status")
@@ -428,7 +415,7 @@ def document_verdict(doc: dict, context: dict | None = None) -> dict:
     url = doc.get("url") or ""
     title = (doc.get("title") or "").strip()
     text = (doc.get("text") or "").strip()
-    if blocked := detect_challenge_page(doc):
+    if blocked := detect_challenge_page(doc, page):
         return {"success": False, "status": status, "blocked": blocked,
                 "error": f"{blocked['vendor']} served a challenge page instead of the content "
                          f"({blocked['evidence']}); {ctx['fetcher']} did not pass it."}
