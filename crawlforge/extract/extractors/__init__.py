@@ -23,7 +23,7 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.microdata:MicrodataExtractor",
     "crawlforge.extract.extractors.opengraph:OpenGraphExtractor",
     "crawlforge.extract.extractors.meta:MetaTagsExtractor",
-    "crawlforge.extract.extractors.templated:TemplateExtractor",
+    "crawlforge.templates.extractor:TemplateExtractor",  # the site templates, above extract/
     "crawlforge.extract.extractors.appstate:AppStateExtractor",
     "crawlforge.extract.extractors.visible:VisiblePriceExtractor",
 )
