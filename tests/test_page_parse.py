@@ -202,6 +202,16 @@ def test_collapse_a_piece_at_a_time_is_str_split():
     assert verdict.collapse(text) == " ".join(text.split())
 
 
+def test_collapse_keeps_a_collapsed_text_and_collapses_any_other_whitespace():
+    rng = random.Random(3)
+    pieces = ["a", "é", " ", "  ", "\n", "\t", "\xa0", "\u3000", "\u2028", "\x85", "\x1c"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(12)))
+        assert verdict.collapse(text) == " ".join(text.split()), repr(text)
+    collapsed = "word " * 100 + "end"
+    assert verdict.collapse(collapsed) is collapsed
+
+
 def test_broken_jsonld_block_over_the_repair_bound_is_skipped_with_a_warning():
     data = extract_structured_data(synthetic_broken_jsonld(100_000), URL)
     assert data.errors == []

@@ -127,8 +127,12 @@ HTTP_ERROR_WHY_DEFAULT = "Retry later; the server, not the page, failed."
 def collapse(text: str | None) -> str:
     """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``). A long
     text is split a piece at a time, cut at whitespace: a list of all its words would cost ~60
-    bytes a word."""
+    bytes a word. A text collapsed already comes back as it is, after a scan for anything but
+    single spaces between printable characters (the verdict's readers collapse its doc's text,
+    collapsed already, again)."""
     text = text or ""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # no whitespace but single ASCII spaces inside: collapsed
     pieces, start = [], 0
     while start < len(text):
         cut = _WHITESPACE.search(text, start + COLLAPSE_PIECE_CHARS)
