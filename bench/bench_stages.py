@@ -81,7 +81,7 @@ def verdict(page: dict) -> tuple:
     # the page the later stages are given, reading the body when it is the text's UTF-8 (as parsed.carrying_page)
     page["parsed"] = ParsedPage(page["html"], utf8_body(page["body"], page["html"], page.get("encoding")))
     doc = parsed_page_doc(page["parsed"], page["url"], 200, whole_text=False)  # all the verdict reads
-    return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}, page["parsed"]), needs_browser(doc)
+    return document_verdict(doc, {"fetcher": "scrapy", "rendered": False}, page["parsed"]), needs_browser(doc, page["parsed"])
 
 
 def structured(page: dict) -> dict:

@@ -343,12 +343,13 @@ def _match_vendor(vendor: Vendor, title: str, html: str, folded: _Folded, visibl
 
 def detect_challenge_page(doc: dict, page: ParsedPage | None = None) -> dict | None:
     """``{vendor, evidence}`` when the document is a bot-protection wall, else None. ``page``:
-    the page the doc was read from (``parsed_page_doc``), whose case-folded text it shares."""
+    the page the doc was read from (``parsed_page_doc``), whose case-folded text it shares and
+    whose text it collapsed already."""
     doc = complete_doc(doc)
     title = (doc.get("title") or "").strip()
     html = doc.get("html") or ""
     folded = _Folded(html, page if page is not None and page.outline is html else None)
-    visible = collapse(doc.get("text"))
+    visible = (doc.get("text") or "") if page is not None else collapse(doc.get("text"))
     for vendor in VENDORS:
         evidence = _match_vendor(vendor, title, html, folded, visible)
         if evidence:
@@ -359,9 +360,11 @@ def detect_challenge_page(doc: dict, page: ParsedPage | None = None) -> dict | N
     return None
 
 
-def needs_browser(doc: dict) -> bool:
-    """An app shell: scripts but next to no visible text, so only a browser shows the page."""
-    return len(collapse(doc.get("text"))) < ERROR_TEXT_MAX_CHARS and "<script" in (
+def needs_browser(doc: dict, page: ParsedPage | None = None) -> bool:
+    """An app shell: scripts but next to no visible text, so only a browser shows the page.
+    ``page``: the page the doc was read from, as ``detect_challenge_page``."""
+    visible = (doc.get("text") or "") if page is not None else collapse(doc.get("text"))
+    return len(visible) < ERROR_TEXT_MAX_CHARS and "<script" in (
         doc.get("html") or ""
     ).lower()
 
@@ -387,14 +390,14 @@ def _empty_error(url: str, html: str, ctx: dict) -> str:
             "browser renders it.")
 
 
-def _soft_error(url: str, title: str, text: str, rendered: bool) -> str | None:
+def _soft_error(url: str, title: str, text: str, rendered: bool, collapsed: bool) -> str | None:
     if len(text) < SOFT_ERROR_MAX_CHARS and SOFT_ERROR_TITLE.fullmatch(title):
         tail = ("Retry later, or with a longer wait_for if the site paints content after a placeholder."
                 if rendered else
                 "Retry later; if the site paints content after a placeholder, only a browser renders it.")
         return (f'{url} rendered an error page titled "{title}" ({len(text)} characters of text) '
                 f"instead of the resource — a soft block or an application error. {tail}")
-    compact = collapse(text)
+    compact = text if collapsed else collapse(text)
     if len(compact) < ERROR_TEXT_MAX_CHARS and APP_ERROR_TEXT.match(compact):
         tail = ("the page's script failed. Retry later, or with a longer wait_for if the site paints "
                 "content after a placeholder." if rendered else
@@ -430,6 +433,6 @@ def document_verdict(doc: dict, context: dict | None = None, page: ParsedPage | 
         if ctx["allow_empty"]:
             return {"success": True, "status": status}
         return {"success": False, "status": status, "error": _empty_error(url, doc.get("html") or "", ctx)}
-    if error := _soft_error(url, title, text, ctx["rendered"]):
+    if error := _soft_error(url, title, text, ctx["rendered"], page is not None):
         return {"success": False, "status": status, "error": error}
     return {"success": True, "status": status}

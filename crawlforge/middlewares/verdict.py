@@ -58,7 +58,7 @@ class VerdictMiddleware:
                                            response.status, rendered)
         if blocked := verdict.get("blocked"):
             return self.blocked(request, response, blocked, verdict["error"], rendered)
-        if needs_browser(doc) or (not doc["title"] and not doc["text"]):
+        if needs_browser(doc, response.page) or (not doc["title"] and not doc["text"]):
             request.meta[NEEDS_BROWSER_KEY] = True
             self.crawler.stats.inc_value("verdict/needs_browser")
             return response
