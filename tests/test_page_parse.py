@@ -75,6 +75,19 @@ def test_second_entry_points_give_what_the_html_ones_give_and_leave_the_tree_as_
     assert page.tree.html == before
 
 
+def test_each_str_function_takes_the_page_itself_and_leaves_its_tree_as_it_was():
+    html = IKEA.read_text(encoding="utf-8")
+    page = ParsedPage(html)
+    before = page.tree.html
+    assert html_to_markdown(page, IKEA_URL) == html_to_markdown(html, IKEA_URL)
+    assert extract_structured_data(page, IKEA_URL).to_dict() == extract_structured_data(html, IKEA_URL).to_dict()
+    assert extract_product(page, IKEA_URL) == extract_product(html, IKEA_URL)
+    assert extract_embedded_state(page) == extract_embedded_state(html)
+    assert page_doc(page, IKEA_URL, 200) == page_doc(html, IKEA_URL, 200)
+    assert structure_signature(page) == structure_signature(html)
+    assert page.tree.html == before and page.runs["structured_data"] == 1  # read once, for all of them
+
+
 def test_the_app_state_the_product_readers_read_is_the_one_the_embedded_state_step_takes():
     html = (FIXTURES / "embedded" / "redux_preloaded_state_wired_com.html").read_text(encoding="utf-8")
     page = ParsedPage(html)

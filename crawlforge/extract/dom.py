@@ -251,6 +251,16 @@ class ParsedPage:
         return make(self, *args)
 
 
+def as_page(html) -> ParsedPage:
+    """What a str function is given, as a page: the ``ParsedPage`` itself, else a page of its own
+    of the HTML (UTF-8 bytes decoded, bad bytes replaced; anything else is an empty page)."""
+    if isinstance(html, ParsedPage):
+        return html
+    if isinstance(html, (bytes, bytearray)):
+        html = bytes(html).decode("utf-8", "replace")
+    return ParsedPage(html if isinstance(html, str) else "")
+
+
 def utf8_html(page: ParsedPage) -> bytes | None:
     """The page as UTF-8 (a huge page's outline: what its tree holds), for ``page.shared``: what
     lexbor parses (the tree keeps it) and what the case-folded text is made from. None for a text

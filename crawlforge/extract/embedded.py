@@ -12,7 +12,7 @@ import re
 from json import JSONDecodeError
 from json.decoder import scanstring
 
-from crawlforge.extract.dom import ParsedPage, folded_html, utf8_html
+from crawlforge.extract.dom import ParsedPage, as_page, folded_html, utf8_html
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import (
     ScannedPage, read_attribute, read_bracketed_literal, read_js_bracketed_literal,
@@ -346,11 +346,10 @@ def extract_embedded_state(html, raw=False):
     `found` entries are `{name, variable, bytes[, note]}`, bytes being the UTF-8
     size of the value's JSON. A source present but unreadable is a warning, not
     a guess. `raw=True` also keeps the undecoded `__NUXT_DATA__` array in
-    json_scripts. Never raises on page content. The str form of ``embedded_state_of``.
+    json_scripts. Never raises on page content. The str form of ``embedded_state_of`` (``html``
+    may be the page itself).
     """
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", "replace")
-    return embedded_state_of(ParsedPage(html if isinstance(html, str) else ""), raw)
+    return embedded_state_of(as_page(html), raw)
 
 
 def embedded_state_of(page: ParsedPage, raw: bool = False) -> dict:

@@ -16,7 +16,7 @@ from crawlforge.extract.content.maincontent import main_content as find_main_con
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
-from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, utf8_html
+from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, utf8_html
 from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import page_product
 
@@ -61,12 +61,12 @@ def page_content(html: str, url: str, *, main_content: bool = True, include_imag
                  include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
                  tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
     """The page's markdown and its kind: the str form of ``parsed_page_content``, on a page of
-    its own (whose tree it then prunes itself). Never raises on malformed input."""
-    if isinstance(html, (bytes, bytearray)):
-        html = bytes(html).decode("utf-8", errors="replace")
-    return parsed_page_content(ParsedPage(html or ""), url, main_content=main_content, include_images=include_images,
+    its own, whose tree it then prunes itself (``html`` may be the page itself: its tree is left
+    as it was). Never raises on malformed input."""
+    page = as_page(html)
+    return parsed_page_content(page, url, main_content=main_content, include_images=include_images,
                                include_links=include_links, max_bytes=max_bytes, tracking_params=tracking_params,
-                               take=True)
+                               take=page is not html)
 
 
 def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, as_page
 from crawlforge.extract.structured import StructuredData, page_structured_data
 
 FIELDS = {  # record key <- structured_data key
@@ -26,8 +26,9 @@ _PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware"
 
 def extract_product(html: str, url: str) -> dict:
     """The product record (keys in ``FIELDS``, plus ``is_product``, ``provenance`` and the
-    readers' ``warnings``: "extractor: message" lines). The str form of ``page_product``."""
-    return page_product(ParsedPage(html if isinstance(html, str) else ""), url)
+    readers' ``warnings``: "extractor: message" lines). The str form of ``page_product``
+    (``html`` may be the page itself)."""
+    return page_product(as_page(html if isinstance(html, (str, ParsedPage)) else ""), url)
 
 
 def page_product(page: ParsedPage, url: str) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, as_page
 from crawlforge.extract.extractors import Finding, Page, load_extractors
 from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
 
@@ -43,10 +43,8 @@ class StructuredData:
 
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
     """``extractors``: classes, instances or "module:Class" paths (default: the registry). The
-    str form of ``page_structured_data``: a page of its own, the caller's result."""
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", "replace")
-    return page_structured_data(ParsedPage(html if isinstance(html, str) else ""), url, extractors)
+    str form of ``page_structured_data`` (``html`` may be the page itself)."""
+    return page_structured_data(as_page(html), url, extractors)
 
 
 def page_structured_data(page: ParsedPage, url: str, extractors=None) -> StructuredData:

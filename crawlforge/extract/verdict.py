@@ -16,7 +16,7 @@ from itertools import islice
 from operator import attrgetter
 from re import _constants, _parser
 
-from crawlforge.extract.dom import ParsedPage, folded_html, tag_ids
+from crawlforge.extract.dom import ParsedPage, as_page, folded_html, tag_ids
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -144,8 +144,9 @@ def collapse(text: str | None) -> str:
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
     """The ``doc`` the verdict reads, from raw HTML: its title and its visible text, without
-    script, style, template and iframe content (<noscript> stays: a client without JS shows it)."""
-    return parsed_page_doc(ParsedPage(html), url, status)
+    script, style, template and iframe content (<noscript> stays: a client without JS shows it).
+    ``html`` may be the page itself."""
+    return parsed_page_doc(html if isinstance(html, ParsedPage) else ParsedPage(html), url, status)
 
 
 def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
