@@ -6,6 +6,7 @@ Override any of these with ``-s NAME=VALUE`` or a spider's ``custom_settings``.
 """
 
 from crawlforge.extract.content.urls import TRACKING_PARAMS
+from crawlforge.extract.markdown import DEFAULT_MAX_BYTES
 
 BOT_NAME = "crawlforge"
 
@@ -146,7 +147,7 @@ CRAWLFORGE_MARKDOWN_MAIN_CONTENT = True
 CRAWLFORGE_MARKDOWN_IMAGES = True
 CRAWLFORGE_MARKDOWN_LINKS = True
 # Pages larger than this are converted whole, without main-content scoring (never skipped).
-CRAWLFORGE_MARKDOWN_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB
+CRAWLFORGE_MARKDOWN_MAX_BYTES = DEFAULT_MAX_BYTES  # 5 MiB, the size past which a page is held in pieces
 # Query parameters dropped from links and image URLs (a trailing * matches a prefix).
 CRAWLFORGE_MARKDOWN_TRACKING_PARAMS = list(TRACKING_PARAMS)  # utm_*, gclid, fbclid, mc_cid, ...
 # PDFs: links to them followed (site) and listed (sitemap), read as documents (-a pdf=0: not followed).

@@ -15,7 +15,9 @@ url_failed = object()
 request_done = object()
 
 
-def report_failure(crawler, request, stage: str, reason: str, detail: str, **extra) -> None:
-    """Tell the ledger (and anyone listening) that ``request`` ends without an item."""
-    crawler.signals.send_catch_log(url_failed, url=request.url, request=request, stage=stage,
+def report_failure(crawler, request, stage: str, reason: str, detail: str, url: str | None = None,
+                   **extra) -> None:
+    """Tell the ledger (and anyone listening) that ``request`` ends without an item: the one way a
+    URL fails (a spider's ``fail`` too). ``request`` None: the URL ``url``, found by the ledger."""
+    crawler.signals.send_catch_log(url_failed, url=url or request.url, request=request, stage=stage,
                                    reason=reason, detail=detail, **extra)

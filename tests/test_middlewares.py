@@ -94,7 +94,9 @@ def test_normal_page_passes_untouched():
     middleware = VerdictMiddleware.from_crawler(crawler)
     body = (FIXTURES / "botwall" / "normal" / "lwn_net_weekly_edition_2015-03-26_tables.html").read_bytes()
     request, response = html_response("http://lwn.example/", body)
-    assert awaited(middleware.process_response(request, response)) is response
+    passed = awaited(middleware.process_response(request, response))
+    assert (passed.url, passed.status, passed.body) == (response.url, response.status, response.body)
+    assert passed.text is passed.page.html and passed.page.html == response.text  # its page, for the spider
     assert "crawlforge_needs_browser" not in request.meta and crawler.failures == []
 
 
@@ -102,7 +104,7 @@ def test_empty_shell_is_marked_for_the_browser_and_passes():
     crawler = crawler_with()
     middleware = VerdictMiddleware.from_crawler(crawler)
     request, response = html_response("http://app.example/", (WALLS / "upstream" / "empty-shell.html").read_bytes())
-    assert awaited(middleware.process_response(request, response)) is response
+    assert awaited(middleware.process_response(request, response)).body == response.body
     assert request.meta["crawlforge_needs_browser"] is True
 
 

@@ -3,6 +3,7 @@ processes share the queue and the seen set, and their feeds hold every page exac
 the host's Crawl-delay holds for the two workers together, as the server's own clock sees it."""
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -46,18 +47,31 @@ def wait_until_open(workdir, timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
+def stop_once_served(server, workers, prefix: str, count: int, since: int = 0, timeout: float = 120) -> None:
+    """Stops the workers (SIGINT: Scrapy finishes the pages in flight, then closes) once the
+    server has served ``count`` pages under ``prefix`` (its log from ``since``). They run with
+    MAX_IDLE_TIME_BEFORE_CLOSE=0 until then: a worker that waits for work never closes while the
+    other is still starting on a busy machine, or finds the queue empty."""
+    deadline = time.monotonic() + timeout
+    while len({hit["path"] for hit in server.access_log[since:] if hit["path"].startswith(prefix)}) < count:
+        assert time.monotonic() < deadline, f"fewer than {count} pages served in {timeout} s"
+        time.sleep(0.2)
+    for process, _ in workers:
+        process.send_signal(signal.SIGINT)
+    for process, _ in workers:
+        assert process.wait(timeout=120) == 0
+
+
 def test_two_workers_share_one_queue_and_export_every_page_once(fixture_server, redis_url, tmp_path):
-    # both workers wait for the seed: one that starts seconds later on a busy machine would find
-    # the other done and the queue empty
+    # both workers wait for the seed: one that starts seconds later would find the queue empty
     seed(redis_url, "site", "--reset")
-    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 5,
-                "CONCURRENT_REQUESTS": 2}
+    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 0, "CONCURRENT_REQUESTS": 2}
     workers = [start_crawl("site", tmp_path / f"worker{n}", settings=settings) for n in (1, 2)]
     for n in (1, 2):
         wait_until_open(tmp_path / f"worker{n}")
+    since = len(fixture_server.access_log)
     seed(redis_url, "site", fixture_server.url(f"/_gen/{TOTAL}/0"))
-    for process, _ in workers:
-        assert process.wait(timeout=120) == 0
+    stop_once_served(fixture_server, workers, f"/_gen/{TOTAL}/", TOTAL, since)
     feeds = [[item["url"] for item in read_jsonl(items)] for _, items in workers]
     everything = feeds[0] + feeds[1]
     assert sorted(everything) == sorted(fixture_server.url(f"/_gen/{TOTAL}/{i}") for i in range(TOTAL))
@@ -80,13 +94,15 @@ def polite_harvest(make_server, redis_url, tmp_path, shared: bool) -> list[float
     site.mkdir()
     (site / "robots.txt").write_text("User-agent: *\nCrawl-delay: 1\n")
     server = make_server(site)
-    seed(redis_url, "site", "--reset", server.url(f"/_gen/{POLITE_PAGES}/0"))
-    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 3,
+    seed(redis_url, "site", "--reset")
+    settings = {"CRAWLFORGE_REDIS_URL": redis_url, "MAX_IDLE_TIME_BEFORE_CLOSE": 0,
                 "CONCURRENT_REQUESTS": 2,  # a worker takes no more than it can fetch: both get pages
                 "CRAWLFORGE_SHARED_POLITENESS": shared}
     workers = [start_crawl("site", tmp_path / f"worker{n}-{shared}", settings=settings) for n in (1, 2)]
-    for process, _ in workers:
-        assert process.wait(timeout=120) == 0
+    for n in (1, 2):  # as above
+        wait_until_open(tmp_path / f"worker{n}-{shared}")
+    seed(redis_url, "site", server.url(f"/_gen/{POLITE_PAGES}/0"))
+    stop_once_served(server, workers, f"/_gen/{POLITE_PAGES}/", POLITE_PAGES)
     feeds = [read_jsonl(items) for _, items in workers]
     assert len(feeds[0]) + len(feeds[1]) == POLITE_PAGES and all(feeds)
     times = sorted(hit["time"] for hit in server.access_log if hit["path"].startswith("/_gen/"))

@@ -59,3 +59,11 @@ def test_broken_pages_never_stop_the_crawl(fixture_server, crawl, tmp_path):
     reasons = {error["url"]: error for error in result.errors}
     assert reasons[fixture_server.url("/_status/200/")]["stage"] == "validation"
     assert result.stats["structured_data/found/json-ld"] >= 1  # the valid block of the malformed page
+
+
+def test_each_pages_extractors_run_once_with_more_pages_in_flight_than_any_cache_held(fixture_server, crawl):
+    result = crawl("site", args={"url": fixture_server.url("/demo/"), "max_depth": 1},
+                   settings={"CONCURRENT_ITEMS": 16})
+    assert len(result.items) == DEMO_PAGES > 8
+    assert result.stats["page/made/structured_data"] == DEMO_PAGES  # the markdown's product record reads it
+    assert result.stats["page/made/page_signature"] == DEMO_PAGES

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from crawlforge.extract.extractors import Extractor, Finding
-from crawlforge.extract.structured import extract_structured_data
+from crawlforge.extract.structured import extract_structured_data, page_structured_data
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "structured"
 
@@ -257,19 +257,17 @@ def test_empty_page_is_empty():
     assert data.is_empty() and data.to_frontmatter() == {} and data.errors == []
 
 
-def test_the_markdown_after_the_structured_data_of_its_page_takes_that_parse_and_no_other_page():
-    from crawlforge.extract import dom
-    from crawlforge.extract.markdown import html_to_markdown
+def test_the_markdown_of_a_page_reads_its_own_structured_data_made_once_and_no_other_pages():
+    from crawlforge.extract.dom import ParsedPage
+    from crawlforge.extract.markdown import html_to_markdown, page_markdown
 
-    ikea = (FIXTURES / "product" / "ikea_gb_moeckelby_table_jsonld.html").read_text(encoding="utf-8")
+    ikea = ParsedPage((FIXTURES / "product" / "ikea_gb_moeckelby_table_jsonld.html").read_text(encoding="utf-8"))
     zalando = (FIXTURES / "product" / "zalando_ie_versace_jeans_jsonld.html").read_text(encoding="utf-8")
     url = "https://shop.example/p"
     alone = html_to_markdown(zalando, url)
-    extract_structured_data(ikea, url)
-    assert html_to_markdown(zalando, url) == alone  # another page's parse is not taken
-    assert dom._KEPT and dom._KEPT[-1].html is ikea
-    extract_structured_data(zalando + " ", url)
-    assert html_to_markdown(zalando + " ", url) == alone  # an equal text, not the object: a parse of its own
-    page = zalando + "  "
-    extract_structured_data(page, url)
-    assert html_to_markdown(page, url) == alone and not dom._KEPT  # taken, once
+    page = ParsedPage(zalando)
+    page_structured_data(ikea, url)
+    data = page_structured_data(page, url)
+    assert page_markdown(page, url, take=True) == alone  # its own result, not the other page's
+    assert page_structured_data(page, url) is data and page.runs["structured_data"] == 1  # made once
+    assert ikea.runs["structured_data"] == 1

@@ -76,11 +76,6 @@ def test_multibyte_character_split_across_chunks():
     assert text(bytes([0xE2, 0x82]) + bytes([0xAC])) == "€"
 
 
-@pytest.mark.skip(reason="no stream/buffered split in Python: decode_body always takes the buffered bytes")
-def test_reads_a_response_that_has_no_readable_stream():
-    """Upstream: a fake response with only text() reads as 'buffered'."""
-
-
 def test_empty_body_is_empty_string():
     assert text(b"") == ""
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 from urllib.parse import urldefrag
-from weakref import WeakKeyDictionary
 
 from scrapy import signals
 from scrapy.core.downloader.handlers.base import BaseDownloadHandler
@@ -63,17 +62,15 @@ class Replay:
                            "arguments or limits differ from the crawl's?)", unused)
 
 
-REPLAYS: WeakKeyDictionary = WeakKeyDictionary()
-
-
 class ArchiveReplayHandler(BaseDownloadHandler):
     """For ``http`` and ``https``; the files are ``CRAWLFORGE_REPLAY``, set by the command."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
-        if crawler not in REPLAYS:
-            REPLAYS[crawler] = Replay(crawler)
-        self.replay = REPLAYS[crawler]
+        replay = getattr(crawler, "crawlforge_replay", None)  # one for both schemes
+        if replay is None:
+            replay = crawler.crawlforge_replay = Replay(crawler)
+        self.replay = replay
 
     async def download_request(self, request):
         archived = self.replay.next(request)

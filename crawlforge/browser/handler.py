@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import suppress
-from weakref import WeakKeyDictionary
 
 from playwright._impl._errors import TargetClosedError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
@@ -33,7 +32,6 @@ from crawlforge.browser.proxy import REFUSED_HEADER, VettingProxy
 from crawlforge.signals import report_failure
 
 logger = logging.getLogger(__name__)
-SHARED: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> its handler
 ERROR_PAGE = "chrome-error:"  # the URL of the page Chromium shows when a navigation fails
 
 
@@ -59,9 +57,10 @@ class BrowserDownloadHandler(ScrapyPlaywrightDownloadHandler):
     @classmethod
     def from_crawler(cls, crawler):
         """One handler, so one browser and one set of bounds, for both http and https."""
-        if crawler not in SHARED:
-            SHARED[crawler] = cls(crawler)
-        return SHARED[crawler]
+        handler = getattr(crawler, "crawlforge_browser_handler", None)
+        if handler is None:
+            handler = crawler.crawlforge_browser_handler = cls(crawler)
+        return handler
 
     async def close(self) -> None:
         if not self.closed:  # once, though registered for two schemes

@@ -1,19 +1,21 @@
-"""The parsed page every stage shares, and the DOM helpers (page text, tables, links) that take it.
+"""The page object every stage is given (``ParsedPage``), and the DOM helpers that take a tree.
 
-Upstream takes a cheerio document; here a helper takes HTML (``str``, or UTF-8 ``bytes``) or a
-``LexborHTMLParser`` the caller already holds, so one page can be parsed once and handed to each.
-A crawled page is parsed once, as a ``ParsedPage``: the verdict, structured data, embedded state,
-markdown and structure signature read that one tree. The str API finds the ``ParsedPage`` of the
-very string it is given (``known_page``, ``page_of``), so its calls on one page share it too.
+A crawled page is made a ``ParsedPage`` once and handed from stage to stage as an argument: the
+verdict, structured data, embedded state, links, markdown and structure signature read its one
+tree, and what a stage makes of it that another reads is kept on the page (``shared``), never in
+a module. Each stage's str function (``extract_structured_data(html, url)``...) makes a page of
+its own and calls the stage's page form, as extruct's ``extract`` parses and calls
+``extract_items(tree)``. Helpers take HTML (``str``, or UTF-8 ``bytes``) or a
+``LexborHTMLParser`` the caller already holds.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from functools import cached_property
 from itertools import accumulate, islice
-from weakref import ref
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
@@ -23,9 +25,9 @@ Document = str | bytes | LexborHTMLParser
 
 MAX_NESTING = 800  # element depth kept; html-to-markdown stops at 1024
 # A tree costs 5 to 25 times its page: past this many characters a page is never held as one
-# tree (``ParsedPage``, ``segments``).
-KEEP_MAX_CHARS = 5 * 1024 * 1024
-RECENT_PAGES = 32  # pages ``known_page`` finds: more than a crawl works on at once
+# tree (``ParsedPage``, ``segments``), and past as many bytes its markdown is not scored
+# (``markdown.DEFAULT_MAX_BYTES``, ``CRAWLFORGE_MARKDOWN_MAX_BYTES``).
+KEEP_MAX_CHARS = 5 * 1024 * 1024  # 5 MiB
 _TAG_FULL = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>")
 _VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 # One depth step per tag: "/" for an end tag (void ones too), "" for a start tag that is not void.
@@ -192,25 +194,26 @@ def parse_page(html: str, utf8: bytes | None = None) -> LexborHTMLParser:
 
 
 class ParsedPage:
-    """One page's HTML and the one parse its stages share, made when a stage first needs it.
+    """One page, made once per response and passed to every stage: its HTML, its one parse
+    (``tree``, made when a stage first reads it) and what its stages made of it (``shared``).
 
-    ``tree`` is read, never changed: a stage that prunes or rewrites nodes works on ``copy()``
-    (half the cost of a parse), or, when no later stage reads the tree, on ``take()``: the tree
-    itself, no longer the page's (what the later stages read of it is made first, as ``shared``
-    values). A page over ``KEEP_MAX_CHARS`` is never held as one tree: its
-    ``tree`` is its outline (the head, the top of the body and every script:
-    ``segments.outline``), which is all the verdict, structured data and structure signature
-    read, and what reads the whole page reads ``whole()``, its pieces parsed one at a time.
-    Other values read from the page (its embedded state) are made once as well (``shared``).
+    ``tree`` is read, never changed. A stage that prunes or rewrites nodes says so and works on
+    ``copy()`` (half the cost of a parse), or, when it is the tree's last reader, on ``take()``:
+    the tree itself, no longer the page's (a later reader parses the page again). In a crawl the
+    markdown is that last reader (the order is written in ``crawlforge.parsed``).
+    A page over ``KEEP_MAX_CHARS`` is never held as one tree: its ``tree`` is its outline (the
+    head, the top of the body and every script: ``segments.outline``), which is all the verdict,
+    structured data and structure signature read, and what reads the whole page reads
+    ``whole()``, its pieces parsed one at a time.
     ``utf8``: the page as UTF-8 byte for byte when the caller holds it (the body it was decoded
     from: ``charset.utf8_body``), which the parse then reads instead of encoding the text again.
+    ``runs`` counts the values each maker made on this page: a stage made twice shows there.
     """
 
     def __init__(self, html: str, utf8: bytes | None = None):
         self.html = html
         self._shared = {utf8_html: utf8} if utf8 is not None and len(html) <= KEEP_MAX_CHARS else {}
-        _RECENT.append(ref(self))
-        del _RECENT[:-RECENT_PAGES]
+        self.runs: Counter = Counter()
 
     @cached_property
     def huge(self) -> bool:
@@ -229,6 +232,11 @@ class ParsedPage:
     def tree(self) -> LexborHTMLParser:
         return parse_page(self.outline, self.shared(utf8_html))
 
+    @property
+    def has_tree(self) -> bool:
+        """Whether the page holds its tree now (a reader made it, none took it)."""
+        return "tree" in self.__dict__
+
     def release(self) -> None:
         """Frees the tree and the ``shared`` values now (a later reader makes them again): the holder
         of this page may live on until the garbage collector runs, and trees freed late leave the
@@ -240,7 +248,7 @@ class ParsedPage:
         """A tree of the whole page for the caller to change (a huge page's whole tree too)."""
         if self.huge:
             return parse_page(self.html)
-        if "tree" not in self.__dict__:  # nothing to clone
+        if not self.has_tree:  # nothing to clone
             return parse_page(self.html, self.shared(utf8_html))
         try:
             return self.tree.clone()
@@ -263,23 +271,41 @@ class ParsedPage:
         for piece in self.pieces:
             yield parse_page(segments.piece_html(self.html, piece))
 
-    def shared(self, make):
-        """``make(page)``, made once for every reader of this page, which reads and never changes it."""
+    def shared(self, make, *args):
+        """``make(page, *args)``, made once for every reader of this page, which reads and never
+        changes it: a stage's result that a later stage reads again (the structured data the
+        product record reads, the signature made before the markdown takes the tree)."""
+        key = (make, *args) if args else make
         try:
-            return self._shared[make]
+            return self._shared[key]
         except KeyError:
-            value = self._shared[make] = make(self)
+            value = self._shared[key] = self._make(make, args)
             return value
 
-    def made(self, make):
+    def made(self, make, *args):
         """The ``shared`` value of ``make`` when a reader made it already, else None (made by none)."""
-        return self._shared.get(make)
+        return self._shared.get((make, *args) if args else make)
 
-    def handed(self, make):
-        """``make(page)`` (never None) for a caller that keeps it as its own: the ``shared`` one when
-        a reader made it already (then forgotten here: a later reader makes another), else a new one."""
-        value = self._shared.pop(make, None)
-        return make(self) if value is None else value
+    def handed(self, make, *args):
+        """``make(page, *args)`` (never None) for a caller that keeps it as its own: the ``shared``
+        one when a reader made it already (then forgotten here: a later reader makes another),
+        else a new one."""
+        value = self._shared.pop((make, *args) if args else make, None)
+        return self._make(make, args) if value is None else value
+
+    def _make(self, make, args: tuple):
+        self.runs[make.__name__] += 1
+        return make(self, *args)
+
+
+def as_page(html) -> ParsedPage:
+    """What a str function is given, as a page: the ``ParsedPage`` itself, else a page of its own
+    of the HTML (UTF-8 bytes decoded, bad bytes replaced; anything else is an empty page)."""
+    if isinstance(html, ParsedPage):
+        return html
+    if isinstance(html, (bytes, bytearray)):
+        html = bytes(html).decode("utf-8", "replace")
+    return ParsedPage(html if isinstance(html, str) else "")
 
 
 def utf8_html(page: ParsedPage) -> bytes | None:
@@ -297,44 +323,3 @@ def folded_html(page: ParsedPage) -> bytes:
     tests for a word (bytes.lower() is 4x faster than str.lower(), and a re.I search slower still)."""
     utf8 = page.shared(utf8_html)
     return (page.outline.encode("utf-8", "surrogatepass") if utf8 is None else utf8).lower()
-
-
-_RECENT: list = []  # weak references to the last pages made, newest last
-_KEPT: list = []  # the last page ``page_of`` made, until its tree is taken (``take_tree``)
-
-
-def known_page(html: str) -> ParsedPage | None:
-    """The live ``ParsedPage`` of this very string object among the last few made, else None.
-    Found by identity, never by comparing or hashing the text (a hash of megabytes costs a
-    millisecond): a page's stages hand on the string they were given."""
-    for reference in reversed(_RECENT[:]):  # a copy: big pages run on a worker thread
-        page = reference()
-        if page is not None and page.html is html:
-            return page
-    return None
-
-
-def page_of(html: str) -> ParsedPage:
-    """``known_page``, else a new page, kept until another one is made or its tree is taken: a str
-    API call (structured data) leaves its parse to the next call on the same string (markdown)."""
-    page = known_page(html)
-    if page is None:
-        page = ParsedPage(html)
-        _KEPT[:] = [] if page.huge else [page]  # a huge page's tree is only its outline
-    return page
-
-
-def take_tree(html: str) -> LexborHTMLParser:
-    """A parse of ``html`` for a caller that changes it: the tree of the page ``page_of`` kept for
-    this string, itself (one taker: a thread may ask for the same page), else a copy of a known
-    page's tree, else a new parse."""
-    kept = _KEPT[-1] if _KEPT else None
-    if kept is not None and kept.html is html:
-        try:
-            _KEPT.remove(kept)
-        except ValueError:
-            pass
-        else:
-            return kept.__dict__.pop("tree", None) or parse_page(html)
-    page = known_page(html)
-    return page.copy() if page is not None and "tree" in page.__dict__ else parse_page(html)  # none made again

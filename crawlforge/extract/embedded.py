@@ -12,7 +12,7 @@ import re
 from json import JSONDecodeError
 from json.decoder import scanstring
 
-from crawlforge.extract.dom import ParsedPage, folded_html, known_page, utf8_html
+from crawlforge.extract.dom import ParsedPage, as_page, folded_html, utf8_html
 from crawlforge.extract.state import carriers
 from crawlforge.extract.state.carriers import (
     ScannedPage, read_attribute, read_bracketed_literal, read_js_bracketed_literal,
@@ -356,18 +356,17 @@ def extract_embedded_state(html, raw=False):
     `found` entries are `{name, variable, bytes[, note]}`, bytes being the UTF-8
     size of the value's JSON. A source present but unreadable is a warning, not
     a guess. `raw=True` also keeps the undecoded `__NUXT_DATA__` array in
-    json_scripts. Never raises on page content. The state a reader of the same
-    string's page read already (``page_state``) is handed over, not read again.
+    json_scripts. Never raises on page content. The str form of ``embedded_state_of`` (``html``
+    may be the page itself).
     """
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", "replace")
-    page = known_page(html) if html and isinstance(html, str) and not raw else None
-    return embedded_state_of(page) if page is not None else _read(ScannedPage(html or ""), raw)
+    return embedded_state_of(as_page(html), raw)
 
 
-def embedded_state_of(page: ParsedPage) -> dict:
-    """``extract_embedded_state`` of a parsed page, the caller's to keep: what the page's product
+def embedded_state_of(page: ParsedPage, raw: bool = False) -> dict:
+    """``extract_embedded_state`` of a page, the caller's to keep: what the page's product
     readers read already (``page_state``) is handed over, not read again."""
+    if raw:
+        return _read(page.shared(scanned_page), True)
     return page.handed(page_state)
 
 

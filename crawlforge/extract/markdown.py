@@ -16,11 +16,11 @@ from crawlforge.extract.content.maincontent import main_content as find_main_con
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
-from crawlforge.extract.dom import ParsedPage, known_page, take_tree, utf8_html
+from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, utf8_html
 from crawlforge.extract.extractors.visible import may_sell
-from crawlforge.extract.product import extract_product
+from crawlforge.extract.product import page_product
 
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024  # 5 MiB: larger pages skip main-content scoring
+DEFAULT_MAX_BYTES = KEEP_MAX_CHARS  # larger pages skip main-content scoring
 _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</sub>O`)
 FRAGMENT_CHARS = 1 << 20
 SPLIT_DEPTH = 12  # containers cut open, at most, on the way down to pieces that fit
@@ -60,40 +60,36 @@ def html_to_markdown(html: str, url: str, **options) -> str:
 def page_content(html: str, url: str, *, main_content: bool = True, include_images: bool = True,
                  include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
                  tracking_params: tuple = TRACKING_PARAMS) -> PageContent:
-    """The page's markdown and its kind, from one parse (the one ``extract_structured_data`` of the
-    same string made, when that came just before: ``dom.take_tree``).
-
-    Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so that a huge page
-    costs one linear pass, and a page too big to hold as one tree is converted piece by piece
-    (``ParsedPage.whole``); their kind is only what their data declares. Never raises on
-    malformed input.
-    """
-    if isinstance(html, (bytes, bytearray)):
-        html = bytes(html).decode("utf-8", errors="replace")
-    if not html:
-        return PageContent("", "other")
-    if not main_content or over_bytes(html, max_bytes):
-        return _whole_body(known_page(html) or ParsedPage(html), url, include_images, include_links, tracking_params)
-    record = single_product(html, url)  # before the tree is taken: the record's readers may read it
-    return _markdown(take_tree(html), record, url, include_images, include_links, tracking_params)
+    """The page's markdown and its kind: the str form of ``parsed_page_content``, on a page of
+    its own, whose tree it then prunes itself (``html`` may be the page itself: its tree is left
+    as it was). Never raises on malformed input."""
+    page = as_page(html)
+    return parsed_page_content(page, url, main_content=main_content, include_images=include_images,
+                               include_links=include_links, max_bytes=max_bytes, tracking_params=tracking_params,
+                               take=page is not html)
 
 
 def parsed_page_content(page: ParsedPage, url: str, *, main_content: bool = True, include_images: bool = True,
                         include_links: bool = True, max_bytes: int | None = DEFAULT_MAX_BYTES,
                         tracking_params: tuple = TRACKING_PARAMS, take: bool = False) -> PageContent:
-    """``page_content`` of a page parsed already; its tree is left as it was (the pruning works on
-    a copy), or, with ``take``, pruned itself (``ParsedPage.take``: for the tree's last reader)."""
+    """``page_content`` of a page: its tree is left as it was (the pruning works on a copy), or,
+    with ``take``, pruned itself (``ParsedPage.take``: for the tree's last reader).
+
+    Pages over `max_bytes` (of UTF-8) are converted whole, without scoring, so that a huge page
+    costs one linear pass, and a page too big to hold as one tree is converted piece by piece
+    (``ParsedPage.whole``); their kind is only what their data declares.
+    """
     if not page.html:
         return PageContent("", "other")
     if not main_content or page_over_bytes(page, max_bytes):
         return _whole_body(page, url, include_images, include_links, tracking_params, take)
-    record = single_product(page.html, url)  # before the tree is taken: the record's readers may read it
+    record = single_product(page, url)  # before the tree is taken: the record's readers may read it
     return _markdown(page.take() if take else page.copy(), record, url, include_images, include_links,
                      tracking_params)
 
 
 def page_markdown(page: ParsedPage, url: str, **options) -> str:
-    """``html_to_markdown`` of a page parsed already."""
+    """``html_to_markdown`` of a page."""
     return parsed_page_content(page, url, **options).markdown
 
 
@@ -112,7 +108,7 @@ def _whole_body(page: ParsedPage, url: str, include_images: bool, include_links:
                 tracking_params: tuple, take: bool = False) -> PageContent:
     """The whole body without scoring, a tree at a time (a huge page's pieces: ``ParsedPage.whole``);
     its kind is only what its data declares."""
-    record = single_product(page.html, url)  # before the tree is taken: the record's readers may read it
+    record = single_product(page, url)  # before the tree is taken: the record's readers may read it
     parts, kind, base = [], "other", url
     for index, tree in enumerate(page.whole(changed=True, take=take)):
         if index == 0:
@@ -190,12 +186,12 @@ def with_product_header(markdown: str, record: dict) -> str:
     return product_header(record) + "\n\n" + without_name_heading(markdown, record["name"])
 
 
-def single_product(html: str, url: str) -> dict | None:
+def single_product(page: ParsedPage, url: str) -> dict | None:
     """The product record of a single-product page, else None; read once per page, for its
     main content and its header. Other pages skip the record (``may_sell``)."""
-    if not isinstance(html, str) or not may_sell(html):
+    if not may_sell(page):
         return None
-    record = extract_product(html, url)
+    record = page_product(page, url)
     return record if record["is_product"] else None
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 
-from crawlforge.extract.structured import StructuredData, shared_structured_data
+from crawlforge.extract.dom import ParsedPage, as_page
+from crawlforge.extract.structured import StructuredData, page_structured_data
 
 FIELDS = {  # record key <- structured_data key
     "name": "product_name", "price": "price", "currency": "currency", "list_price": "list_price",
@@ -25,8 +26,15 @@ _PRODUCT_SOURCES = {"json-ld", "microdata", "shopify", "woocommerce", "shopware"
 
 def extract_product(html: str, url: str) -> dict:
     """The product record (keys in ``FIELDS``, plus ``is_product``, ``provenance`` and the
-    readers' ``warnings``: "extractor: message" lines)."""
-    data = shared_structured_data(html if isinstance(html, str) else "", url if isinstance(url, str) else "")
+    readers' ``warnings``: "extractor: message" lines). The str form of ``page_product``
+    (``html`` may be the page itself)."""
+    return page_product(as_page(html if isinstance(html, (str, ParsedPage)) else ""), url)
+
+
+def page_product(page: ParsedPage, url: str) -> dict:
+    """``extract_product`` of a page: read from the page's structured data (the default
+    registry's, made once per page: ``page_structured_data``)."""
+    data = page_structured_data(page, url if isinstance(url, str) else "")
     record = product_record(data)
     record["warnings"] = [f"{w['extractor']}: {w['message']}" for w in data.warnings + data.errors]
     return record

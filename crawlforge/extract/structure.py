@@ -22,8 +22,11 @@ def structure_signature(html: str, root: str | None = None) -> dict:
     With ``root`` (a CSS selector), only the descendants of its first match count,
     at their absolute depths, so changes outside that region leave the score alone.
     Nesting is capped as for the markdown (``dom.cap_nesting``): depths past the cap
-    are not counted, and a hostile depth costs no more than a real one.
+    are not counted, and a hostile depth costs no more than a real one. ``html`` may be the page
+    itself (``ParsedPage``: its tree, a huge page's outline).
     """
+    if isinstance(html, ParsedPage):
+        return tree_signature(html.tree, root)
     return tree_signature(parse_page(html or ""), root)
 
 

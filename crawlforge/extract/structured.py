@@ -9,13 +9,11 @@ An extractor that raises becomes an ``errors`` entry; the others still run.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 
-from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.dom import ParsedPage, as_page
 from crawlforge.extract.extractors import Finding, Page, load_extractors
-from crawlforge.extract.extractors.base import RecentPages
 from crawlforge.extract.extractors.values import NOT_FOR_SALE, as_decimal, same
 
 SECTIONS = ("meta", "structured_data", "platform_data")
@@ -44,38 +42,24 @@ class StructuredData:
 
 
 def extract_structured_data(html: str, url: str, extractors=None) -> StructuredData:
-    """``extractors``: classes, instances or "module:Class" paths (default: the registry).
-    With the default registry the last few pages are remembered: the pipeline and the
-    page's markdown (its product header) both read the same page. The lexbor parse is the
-    page's ``dom.page_of``: the page's markdown, made next from the same string, takes it."""
-    if extractors is None and isinstance(html, str) and isinstance(url, str):
-        return _remembered(html, url, lambda: _extract(_page(html, url), None))
-    return _extract(_page(html, url), extractors)
+    """``extractors``: classes, instances or "module:Class" paths (default: the registry). The
+    str form of ``page_structured_data`` (``html`` may be the page itself)."""
+    return page_structured_data(as_page(html), url, extractors)
 
 
-def page_structured_data(parsed: ParsedPage, url: str, extractors=None) -> StructuredData:
-    """``extract_structured_data`` of a page parsed already (its script blocks are read there)."""
-    page = Page(html=parsed.html, url=url or "", parsed=parsed)
+def page_structured_data(page: ParsedPage, url: str, extractors=None) -> StructuredData:
+    """The structured data of a page. With the default registry it is made once and kept on the
+    page (``page.shared``): the product record and the markdown's header read this same result,
+    which no reader changes."""
+    url = url if isinstance(url, str) else ""
     if extractors is None:
-        return _remembered(parsed.html, url or "", lambda: _extract(page, None))
-    return _extract(page, extractors)
+        return page.shared(structured_data, url)
+    return _extract(Page(page, url), extractors)
 
 
-def shared_structured_data(html: str, url: str) -> StructuredData:
-    """``extract_structured_data`` with the default registry for readers that change nothing
-    (the product record, the markdown's header): the remembered result itself, no copy."""
-    result = _REMEMBERED.get(html, url)
-    return result if result is not None else _REMEMBERED.put(html, url, _extract(_page(html, url), None))
-
-
-_REMEMBERED = RecentPages(4)  # (html, url) -> StructuredData
-
-
-def _remembered(html: str, url: str, make) -> StructuredData:
-    """The page's result: made once and handed to its first caller (the pipeline's step, which
-    changes nothing before the page's markdown reads it); a copy for a caller asking again."""
-    result = _REMEMBERED.get(html, url)
-    return copy.deepcopy(result) if result is not None else _REMEMBERED.put(html, url, make())
+def structured_data(page: ParsedPage, url: str) -> StructuredData:
+    """The default registry's merge, for ``page.shared(structured_data, url)``."""
+    return _extract(Page(page, url), None)
 
 
 def _extract(page: Page, extractors) -> StructuredData:
@@ -120,12 +104,6 @@ def _pair_list_price(result: StructuredData) -> None:
     price, listed = as_decimal(found.get("price")), as_decimal(found["list_price"])
     if lost or price is None or listed is None or listed <= price:
         del found["list_price"], provenance["structured_data.list_price"]
-
-
-def _page(html, url: str) -> Page:
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", "replace")
-    return Page(html=html if isinstance(html, str) else "", url=url or "")
 
 
 def _run(extractor, page: Page, result: StructuredData) -> Finding | None:

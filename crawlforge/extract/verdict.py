@@ -16,7 +16,7 @@ from itertools import islice
 from operator import attrgetter
 from re import _constants, _parser
 
-from crawlforge.extract.dom import ParsedPage, folded_html, known_page, tag_ids
+from crawlforge.extract.dom import ParsedPage, folded_html, tag_ids
 
 SHORT_PAGE_CHARS = 4000
 SOFT_ERROR_MAX_CHARS = 1500
@@ -127,28 +127,26 @@ HTTP_ERROR_WHY_DEFAULT = "Retry later; the server, not the page, failed."
 def collapse(text: str | None) -> str:
     """Whitespace runs as one space, trimmed (str.split's whitespace is the regex ``\\s``). A long
     text is split a piece at a time, cut at whitespace: a list of all its words would cost ~60
-    bytes a word. The text it last returned comes back as it is: the verdict's readers collapse
-    the doc's text again, and collapsing changes nothing the second time."""
+    bytes a word. A text collapsed already comes back as it is, after a scan for anything but
+    single spaces between printable characters (the verdict's readers collapse its doc's text,
+    collapsed already, again)."""
     text = text or ""
-    if text is _last_collapsed[0]:
-        return text
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # no whitespace but single ASCII spaces inside: collapsed
     pieces, start = [], 0
     while start < len(text):
         cut = _WHITESPACE.search(text, start + COLLAPSE_PIECE_CHARS)
         end = cut.start() if cut else len(text)
         pieces.append(" ".join(text[start:end].split()))
         start = end
-    _last_collapsed[0] = collapsed = " ".join(filter(None, pieces))
-    return collapsed
-
-
-_last_collapsed = [None]
+    return " ".join(filter(None, pieces))
 
 
 def page_doc(html: str, url: str = "", status: int | None = None) -> dict:
     """The ``doc`` the verdict reads, from raw HTML: its title and its visible text, without
-    script, style, template and iframe content (<noscript> stays: a client without JS shows it)."""
-    return parsed_page_doc(ParsedPage(html), url, status)
+    script, style, template and iframe content (<noscript> stays: a client without JS shows it).
+    ``html`` may be the page itself."""
+    return parsed_page_doc(html if isinstance(html, ParsedPage) else ParsedPage(html), url, status)
 
 
 def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
@@ -170,15 +168,8 @@ def parsed_page_doc(page: ParsedPage, url: str = "", status: int | None = None,
     elif whole_text:
         text = collapse(_visible_text(body))
     else:
-        text = _collapsed(_long_prose(body) or _visible_head(body, SHORT_PAGE_CHARS))
+        text = _long_prose(body) or _visible_head(body, SHORT_PAGE_CHARS)
     return {"url": url, "status": status, "title": title.strip(), "text": text, "html": page.outline}
-
-
-def _collapsed(text: str) -> str:
-    """``text``, collapsed already, remembered as ``collapse``'s last result: its readers then
-    collapse it at no cost."""
-    _last_collapsed[0] = text
-    return text
 
 
 def _long_prose(root) -> str:
@@ -306,8 +297,7 @@ class _Folded:
     the run's letters are folded then, each looked for once, in the bytes behind a rare byte of
     its UTF-8 (a search for one byte costs a fourth of one for the character in the text)."""
 
-    def __init__(self, html: str):
-        page = known_page(html)
+    def __init__(self, html: str, page: ParsedPage | None):
         self.html = html
         self.ascii = page.shared(folded_html) if page is not None else html.encode("utf-8", "surrogatepass").lower()
         self._present: dict = {}  # twin -> whether the page holds it
@@ -352,13 +342,15 @@ def _match_vendor(vendor: Vendor, title: str, html: str, folded: _Folded, visibl
     return None
 
 
-def detect_challenge_page(doc: dict) -> dict | None:
-    """``{vendor, evidence}`` when the document is a bot-protection wall, else None."""
+def detect_challenge_page(doc: dict, page: ParsedPage | None = None) -> dict | None:
+    """``{vendor, evidence}`` when the document is a bot-protection wall, else None. ``page``:
+    the page the doc was read from (``parsed_page_doc``), whose case-folded text it shares and
+    whose text it collapsed already."""
     doc = complete_doc(doc)
     title = (doc.get("title") or "").strip()
     html = doc.get("html") or ""
-    folded = _Folded(html)
-    visible = collapse(doc.get("text"))
+    folded = _Folded(html, page if page is not None and page.outline is html else None)
+    visible = (doc.get("text") or "") if page is not None else collapse(doc.get("text"))
     for vendor in VENDORS:
         evidence = _match_vendor(vendor, title, html, folded, visible)
         if evidence:
@@ -369,9 +361,11 @@ def detect_challenge_page(doc: dict) -> dict | None:
     return None
 
 
-def needs_browser(doc: dict) -> bool:
-    """An app shell: scripts but next to no visible text, so only a browser shows the page."""
-    return len(collapse(doc.get("text"))) < ERROR_TEXT_MAX_CHARS and "<script" in (
+def needs_browser(doc: dict, page: ParsedPage | None = None) -> bool:
+    """An app shell: scripts but next to no visible text, so only a browser shows the page.
+    ``page``: the page the doc was read from, as ``detect_challenge_page``."""
+    visible = (doc.get("text") or "") if page is not None else collapse(doc.get("text"))
+    return len(visible) < ERROR_TEXT_MAX_CHARS and "<script" in (
         doc.get("html") or ""
     ).lower()
 
@@ -397,14 +391,14 @@ def _empty_error(url: str, html: str, ctx: dict) -> str:
             "browser renders it.")
 
 
-def _soft_error(url: str, title: str, text: str, rendered: bool) -> str | None:
+def _soft_error(url: str, title: str, text: str, rendered: bool, collapsed: bool) -> str | None:
     if len(text) < SOFT_ERROR_MAX_CHARS and SOFT_ERROR_TITLE.fullmatch(title):
         tail = ("Retry later, or with a longer wait_for if the site paints content after a placeholder."
                 if rendered else
                 "Retry later; if the site paints content after a placeholder, only a browser renders it.")
         return (f'{url} rendered an error page titled "{title}" ({len(text)} characters of text) '
                 f"instead of the resource — a soft block or an application error. {tail}")
-    compact = collapse(text)
+    compact = text if collapsed else collapse(text)
     if len(compact) < ERROR_TEXT_MAX_CHARS and APP_ERROR_TEXT.match(compact):
         tail = ("the page's script failed. Retry later, or with a longer wait_for if the site paints "
                 "content after a placeholder." if rendered else
@@ -418,9 +412,10 @@ DEFAULT_CONTEXT = {"fetcher": "the stealth browser", "rendered": True, "content_
                    "waited_ms": 0, "allow_empty": False}
 
 
-def document_verdict(doc: dict, context: dict | None = None) -> dict:
+def document_verdict(doc: dict, context: dict | None = None, page: ParsedPage | None = None) -> dict:
     """``{success, status, [blocked], [error]}``: the first of challenge page, HTTP error,
-    empty document, error-titled placeholder, application error message that applies."""
+    empty document, error-titled placeholder, application error message that applies. ``page``:
+    the page the doc was read from (``parsed_page_doc``), as ``detect_challenge_page``."""
     ctx = {**DEFAULT_CONTEXT, **(context or {})}
     doc = complete_doc(doc)
     status = doc.get("status")
@@ -428,7 +423,7 @@ def document_verdict(doc: dict, context: dict | None = None) -> dict:
     url = doc.get("url") or ""
     title = (doc.get("title") or "").strip()
     text = (doc.get("text") or "").strip()
-    if blocked := detect_challenge_page(doc):
+    if blocked := detect_challenge_page(doc, page):
         return {"success": False, "status": status, "blocked": blocked,
                 "error": f"{blocked['vendor']} served a challenge page instead of the content "
                          f"({blocked['evidence']}); {ctx['fetcher']} did not pass it."}
@@ -439,6 +434,6 @@ def document_verdict(doc: dict, context: dict | None = None) -> dict:
         if ctx["allow_empty"]:
             return {"success": True, "status": status}
         return {"success": False, "status": status, "error": _empty_error(url, doc.get("html") or "", ctx)}
-    if error := _soft_error(url, title, text, ctx["rendered"]):
+    if error := _soft_error(url, title, text, ctx["rendered"], page is not None):
         return {"success": False, "status": status, "error": error}
     return {"success": True, "status": status}

@@ -1,7 +1,7 @@
 """When a request is done, the spider side: its callback's output was consumed (or raised) and
 every item from it went through the pipelines. Told to all as ``crawlforge.signals.request_done``:
 the JOBDIR frontier marks the request done then, so an item is on disk before its URL is; the
-ledger ends a URL that gave no item, and the page's parse is freed. Items of requests fetched
+ledger ends a URL that gave no item, and the page is released (``crawlforge.parsed``). Items of requests fetched
 again after a kill carry ``resumed_refetch: true``."""
 
 from __future__ import annotations
@@ -65,4 +65,4 @@ class ResumeMiddleware:
         self.pending.pop(id(request), None)
         response, exception, followups = self.exhausted.pop(id(request))
         self.crawler.signals.send_catch_log(request_done, request=request, exception=exception, followups=followups)
-        release(response)
+        release(response, self.crawler.stats)

@@ -19,7 +19,7 @@ from scrapy.http import HtmlResponse
 
 from crawlforge.extract.verdict import document_verdict, needs_browser, parsed_page_doc
 from crawlforge.pagework import PageWork
-from crawlforge.parsed import response_page
+from crawlforge.parsed import carrying_page
 from crawlforge.signals import report_failure
 
 NEEDS_BROWSER_KEY = "crawlforge_needs_browser"
@@ -29,7 +29,8 @@ def read_page(page, url: str, status: int, rendered: bool) -> tuple[dict, dict]:
     """The page as the verdict reads it (a long page's first paragraphs: no rule reads more), and
     the verdict."""
     doc = parsed_page_doc(page, url, status, whole_text=False)
-    return doc, document_verdict(doc, {"fetcher": "the browser" if rendered else "scrapy", "rendered": rendered})
+    context = {"fetcher": "the browser" if rendered else "scrapy", "rendered": rendered}
+    return doc, document_verdict(doc, context, page)
 
 
 class VerdictMiddleware:
@@ -52,11 +53,12 @@ class VerdictMiddleware:
         if not isinstance(response, HtmlResponse) or request.meta.get("crawlforge_skip_verdict"):
             return response
         rendered = bool(request.meta.get("playwright"))
-        doc, verdict = await self.work.run(response.text, read_page, response_page(response), response.url,
+        response = carrying_page(response)  # the page every later stage is given
+        doc, verdict = await self.work.run(response.text, read_page, response.page, response.url,
                                            response.status, rendered)
         if blocked := verdict.get("blocked"):
             return self.blocked(request, response, blocked, verdict["error"], rendered)
-        if needs_browser(doc) or (not doc["title"] and not doc["text"]):
+        if needs_browser(doc, response.page) or (not doc["title"] and not doc["text"]):
             request.meta[NEEDS_BROWSER_KEY] = True
             self.crawler.stats.inc_value("verdict/needs_browser")
             return response

@@ -7,33 +7,33 @@ from datetime import datetime, timezone
 
 from itemadapter import ItemAdapter
 
-from crawlforge.extract.dom import known_page, utf8_html
+from crawlforge.extract.dom import ParsedPage, utf8_html
 from crawlforge.extract.frontmatter import render_document
+from crawlforge.parsed import item_page
 
 SIZE_SLICE_CHARS = 1024 * 1024
 
 
-def utf8_length(text: str) -> int:
+def utf8_length(text: str, page: ParsedPage | None = None) -> int:
     """``len(text.encode("utf-8"))`` without a copy of a huge page: its length when it is ASCII,
-    the length of the UTF-8 its parsed page made already, else the sum over slices."""
+    the length of the UTF-8 its ``page`` made already, else the sum over slices."""
     if text.isascii():
         return len(text)
-    page = known_page(text)
-    utf8 = page.made(utf8_html) if page is not None and not page.huge else None
+    utf8 = page.made(utf8_html) if page is not None and page.html is text and not page.huge else None
     if utf8 is not None:
         return len(utf8)
     return sum(len(text[start : start + SIZE_SLICE_CHARS].encode("utf-8", "surrogatepass"))
                for start in range(0, len(text), SIZE_SLICE_CHARS))
 
 
-def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool) -> dict:
-    """Keys in the documented order; empty sections are left out."""
+def build_frontmatter(adapter: ItemAdapter, include_embedded_state: bool, page: ParsedPage | None = None) -> dict:
+    """Keys in the documented order; empty sections are left out. ``page``: the item's page."""
     html = adapter.get("html") or ""
     body = getattr(adapter.item, "_body", None)  # a PDF's
     frontmatter = {
         "url": adapter["url"],
         "processed_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-        "content_length": len(body) if body is not None else utf8_length(html),
+        "content_length": len(body) if body is not None else utf8_length(html, page),
         **({"content_type": adapter["content_type"], "pdf": adapter["pdf"]} if adapter.get("pdf") else {}),
         **({"page_type": adapter["page_type"]} if adapter.get("page_type") else {}),
         **(adapter.get("structured_data") or {}),
@@ -62,6 +62,7 @@ class FrontmatterPipeline:
         adapter = ItemAdapter(item)
         if "document" not in adapter.field_names():
             return item  # list entries (jobs, collection products) are records, not documents
-        frontmatter = build_frontmatter(adapter, self.include_embedded_state)
+        page = item_page(item, adapter["html"]) if adapter.get("html") else None
+        frontmatter = build_frontmatter(adapter, self.include_embedded_state, page)
         adapter["document"] = render_document(frontmatter, adapter.get("markdown") or "", self.max_bytes)
         return item

@@ -6,7 +6,6 @@ their own threads, so the crawl goes on while the model works."""
 
 from __future__ import annotations
 
-import importlib
 import logging
 
 from itemadapter import ItemAdapter
@@ -19,6 +18,7 @@ from twisted.python.threadpool import ThreadPool
 
 from crawlforge.args import ArgumentError, as_flag
 from crawlforge.extract.frontmatter import parse_document
+from crawlforge.loading import load_object
 
 logger = logging.getLogger(__name__)
 
@@ -29,8 +29,10 @@ DEADLINE_GRACE = 1.0
 
 def load_schema(spec: str) -> type[BaseModel]:
     """``module:Model`` (or ``module.Model``) to the pydantic model class."""
-    module, _, name = spec.partition(":") if ":" in spec else spec.rpartition(".")
-    schema = getattr(importlib.import_module(module), name, None)
+    try:
+        schema = load_object(spec)
+    except ImportError:
+        schema = None
     if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
         raise ArgumentError(f"CRAWLFORGE_LLM_SCHEMA: {spec!r} is not a pydantic model")
     return schema

@@ -3,38 +3,26 @@
 from __future__ import annotations
 
 from itemadapter import ItemAdapter
-from scrapy.utils.conf import build_component_list
-from scrapy.utils.misc import load_object
 
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.markdown import PageContent, page_over_bytes, parsed_page_content
-from crawlforge.extract.structure import page_signature
 from crawlforge.pagework import PageWork
-from crawlforge.parsed import item_page
+from crawlforge.parsed import READ_AFTER_MARKDOWN, item_page
 from crawlforge.pipelines.isolation import optional_step
-from crawlforge.pipelines.structure import StructurePipeline
 
 
-def taking_content(page: ParsedPage, url: str, signed: bool, **options) -> PageContent:
-    """``parsed_page_content`` pruning the page's own tree (no copy), the markdown being the last
-    stage to change it; with ``signed``, the structure signature, the one thing a later stage
-    reads of the tree, is made from it first (a ``page.shared`` value)."""
-    if signed:
-        page.shared(page_signature)
+def taking_content(page: ParsedPage, url: str, **options) -> PageContent:
+    """``parsed_page_content`` pruning the page's own tree (no copy): the markdown is the tree's
+    last reader (``crawlforge.parsed``), and what later stages read of it is made first."""
+    for make in READ_AFTER_MARKDOWN:
+        page.shared(make)
     return parsed_page_content(page, url, take=True, **options)
-
-
-def runs_after(crawler, pipeline: type, earlier: type) -> bool:
-    """Whether the crawl's ``ITEM_PIPELINES`` run ``pipeline`` after ``earlier`` (or without it)."""
-    order = [load_object(path) for path in build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))]
-    return pipeline in order and (earlier not in order or order.index(pipeline) > order.index(earlier))
 
 
 class MarkdownPipeline:
     def __init__(self, crawler):
         self.stats = crawler.stats
         self.work = PageWork.of(crawler)
-        self.signed = runs_after(crawler, StructurePipeline, type(self))
         settings = crawler.settings
         self.max_bytes = settings.getint("CRAWLFORGE_MARKDOWN_MAX_BYTES")
         self.options = {
@@ -59,5 +47,5 @@ class MarkdownPipeline:
         if page_over_bytes(page, self.max_bytes):
             self.stats.inc_value("markdown/over_max_bytes")  # converted whole, without scoring
         adapter["markdown"], adapter["page_type"] = await self.work.run(
-            html, taking_content, page, adapter.get("final_url") or adapter["url"], self.signed, **self.options)
+            html, taking_content, page, adapter.get("final_url") or adapter["url"], **self.options)
         return item

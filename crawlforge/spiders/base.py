@@ -11,11 +11,11 @@ from scrapy import signals as scrapy_signals
 from scrapy.http import Response, TextResponse
 from w3lib.url import safe_url_string
 
-from crawlforge import signals
 from crawlforge.args import SPIDER_ARGUMENTS, ArgumentError, apply_arguments
 from crawlforge.extract.pdf import is_pdf
 from crawlforge.items import Page
 from crawlforge.parsed import response_page
+from crawlforge.signals import report_failure
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 PDF_TYPES = ("application/pdf", "application/x-pdf")
@@ -67,7 +67,9 @@ def pdf_item(response: Response, **fields) -> Page:
 
 
 def page_item(response: TextResponse, **fields) -> Page:
-    """A ``Page`` holding the raw HTML, before any pipeline has touched it."""
+    """A ``Page`` holding the raw HTML, before any pipeline has touched it, and carrying the
+    response's page for the pipelines (``crawlforge.parsed``)."""
+    page = response_page(response)
     meta = response.meta
     item = Page(
         url=meta.get("redirect_urls", [response.url])[0],
@@ -79,10 +81,10 @@ def page_item(response: TextResponse, **fields) -> Page:
         depth=meta.get("depth"),
         download_latency=meta.get("download_latency"),
         rendered=bool(meta.get("playwright")),
-        html=response.text,
+        html=page.html,
         **fields,
     )
-    item._parsed = response_page(response)  # the verdict's parse, for the pipelines
+    item._parsed = page
     return item
 
 
@@ -145,5 +147,4 @@ class CrawlforgeSpider(scrapy.Spider):
         """End ``url`` without an item: logged, counted, and written to the errors feed."""
         self.logger.warning("No item for %s: %s", url, detail)
         self.crawler.stats.inc_value(f"crawlforge/failed/{reason}")
-        self.crawler.signals.send_catch_log(signals.url_failed, url=url, stage=stage, reason=reason,
-                                            detail=detail, **extra)
+        report_failure(self.crawler, None, stage, reason, detail, url=url, **extra)

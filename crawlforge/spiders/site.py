@@ -13,7 +13,7 @@ from crawlforge.args import ArgumentError
 from crawlforge.extract.content.urls import document_base, link_targets
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.pagework import PageWork
-from crawlforge.parsed import response_page
+from crawlforge.parsed import item_page
 from crawlforge.spiders.base import PDF_EXTENSION, CrawlforgeSpider
 from crawlforge.spiders.sitemap import SitemapDiscovery
 
@@ -99,8 +99,7 @@ class SiteSpider(CrawlforgeSpider, SitemapDiscovery):
         too_deep = self.max_depth is not None and depth >= self.max_depth
         links = []
         if not too_deep and item.html is not None and response.meta.get("crawlforge_follow", self.follow):
-            # read before the item goes on: its markdown prunes the page's tree itself (``ParsedPage.take``)
-            page = response_page(response)
+            page = item_page(item, item.html)  # read before the item goes on (``crawlforge.parsed``)
             links = await PageWork.of(self.crawler).run(page.html, page_links, page, response.url, response.encoding)
         yield item
         for url in links:

@@ -9,9 +9,9 @@ setting holds.
 from __future__ import annotations
 
 import functools
-import importlib
 
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.loading import load_object
 
 DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.visible:VisibleLabelsExtractor",
@@ -23,7 +23,7 @@ DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.microdata:MicrodataExtractor",
     "crawlforge.extract.extractors.opengraph:OpenGraphExtractor",
     "crawlforge.extract.extractors.meta:MetaTagsExtractor",
-    "crawlforge.extract.extractors.templated:TemplateExtractor",
+    "crawlforge.templates.extractor:TemplateExtractor",  # the site templates, above extract/
     "crawlforge.extract.extractors.appstate:AppStateExtractor",
     "crawlforge.extract.extractors.visible:VisiblePriceExtractor",
     "crawlforge.extract.extractors.urlid:UrlIdExtractor",
@@ -50,12 +50,7 @@ def _load(specs: tuple) -> tuple:
 
 
 def _instance(spec):
-    obj = spec
-    if isinstance(spec, str):
-        module_name, sep, attr = spec.partition(":")
-        if not sep:
-            module_name, _, attr = spec.rpartition(".")
-        obj = getattr(importlib.import_module(module_name), attr)
+    obj = load_object(spec) if isinstance(spec, str) else spec
     obj = obj() if isinstance(obj, type) else obj
     if not (isinstance(getattr(obj, "name", None), str) and isinstance(getattr(obj, "priority", None), int)
             and callable(getattr(obj, "extract", None))):

@@ -44,7 +44,7 @@ class AppStateExtractor(Extractor):
     priority = 30
 
     def extract(self, page: Page) -> Finding | None:
-        if page.found.get("price") or not may_sell(page.html) or not _has_marker(page.html):
+        if page.found.get("price") or not may_sell(page.parsed_page) or not _has_marker(page.html):
             return None  # a fallback, on pages whose markup names a product: state can be megabytes
         state = page.parsed_page.shared(embedded.page_state)  # the page's embedded-state step takes it
         names = _page_names(page)

@@ -9,7 +9,7 @@ from functools import cached_property
 from extruct.utils import parse_html
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.dom import ParsedPage, folded_html, page_of, utf8_html
+from crawlforge.extract.dom import ParsedPage, folded_html, utf8_html
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _BODY_TAG = re.compile(r"<body\b[^>]*>")
@@ -24,61 +24,35 @@ def parse_tree(html: str):
     return parse_html(html.encode("utf-8", "surrogatepass"), encoding="utf-8")
 
 
-class RecentPages:
-    """The last few pages' answers, found by comparing the page's text (the same object, or an
-    equal one), never by hashing it: a hash of a page of megabytes costs about a millisecond,
-    as much as some of the readers."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._entries: list = []  # (html, url, answer), newest last
-
-    def get(self, html: str, url: str = ""):
-        """The answer remembered for the page, else None."""
-        for known_html, known_url, answer in reversed(self._entries[:]):  # a copy: big pages run on a thread
-            if known_url == url and (known_html is html or known_html == html):
-                return answer
-        return None
-
-    def put(self, html: str, url: str, answer):
-        self._entries.append((html, url, answer))
-        del self._entries[:-self.size]
-        return answer
-
-
 @dataclass
 class Page:
-    """One page, shared by every extractor and parsed at most once, on demand.
+    """One run of the extractors over a page (``parsed_page``, the ``dom.ParsedPage`` every
+    stage is given): what only the extractors read of it, the warnings of the run and what the
+    readers ranked higher found so far. It lives as long as the run; the page lives on.
 
     Parsing is most of the cost of reading a page. Script blocks (JSON-LD) and the visible
-    page are read from ``dom``, the lexbor parse the page's other stages share (made here for
-    a page that came without one), the head tags from ``head_tree`` (the text up to
-    ``</head>``: a fifth of an lxml parse of it); lxml parses the whole page only for the
-    readers that need its tree (extruct's microdata, platform markup), and only on a page
-    with their markup. Extractors check a cheap text marker before touching ``tree``.
+    page are read from ``dom``, the page's one lexbor parse, the head tags from ``head_tree``
+    (the text up to ``</head>``: a fifth of an lxml parse of it); lxml parses the whole page
+    only for the readers that need its tree (extruct's microdata, platform markup), and only on
+    a page with their markup. Extractors check a cheap text marker before touching ``tree``.
     """
 
-    html: str
+    parsed_page: ParsedPage
     url: str
     warnings: list = field(default_factory=list)
-    parsed: ParsedPage | None = None
     # The fields the readers ranked higher found already (the merge so far): a last-resort
     # reader skips work that cannot change the result.
     found: dict = field(default_factory=dict)
     _held: dict = field(default_factory=dict, repr=False)  # text -> whether the page holds it
+    html: str = field(init=False, repr=False)  # the page's HTML (``parsed_page.html``)
+
+    def __post_init__(self):
+        self.html = self.parsed_page.html
 
     @property
     def dom(self) -> LexborHTMLParser:
-        """The shared lexbor parse of the page (``parsed.tree``), read, never changed."""
+        """The page's lexbor parse (``ParsedPage.tree``), read, never changed."""
         return self.parsed_page.tree
-
-    @property
-    def parsed_page(self) -> ParsedPage:
-        """The page's ``ParsedPage``: the one it came with, else the one of its very string
-        (``dom.page_of``), which the str API's next call on that string finds."""
-        if self.parsed is None:
-            self.parsed = page_of(self.html)
-        return self.parsed
 
     def script_texts(self, script_type: str) -> list[str]:
         """The text of every ``<script type="script_type">`` (the exact value), in document order."""
@@ -133,10 +107,9 @@ class Page:
         return held
 
     def worth_parsing_for(self, selector: str, *markers: str) -> bool:
-        """``worth_parsing``, by an element that ``selector`` matches when the page has its lexbor
-        parse already: one walk of that tree costs less than a scan of the text for a marker
-        that is not there (~0.4 ms per megabyte and marker), a parse for it more."""
-        if "tree" in self.__dict__ or self.parsed is None:
+        """``worth_parsing``, by an element that ``selector`` matches in the page's lexbor parse:
+        one walk of that tree costs less than a scan of the text for a marker that is not there."""
+        if "tree" in self.__dict__:
             return self.worth_parsing(*markers)
         return self.dom.css_first(selector) is not None
 

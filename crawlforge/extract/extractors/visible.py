@@ -16,7 +16,8 @@ from collections import Counter
 from functools import lru_cache
 
 from crawlforge.extract.extractors import values
-from crawlforge.extract.extractors.base import Extractor, Finding, Page, RecentPages
+from crawlforge.extract.dom import ParsedPage
+from crawlforge.extract.extractors.base import Extractor, Finding, Page
 from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, in_card, is_list_label, \
     is_not_selling, product_heading, tags_after, tags_in
 from crawlforge.extract.words import pattern
@@ -40,7 +41,7 @@ class VisibleLabelsExtractor(Extractor):
     priority = 110
 
     def extract(self, page: Page) -> Finding | None:
-        if not may_sell(page.html):
+        if not may_sell(page.parsed_page):
             return None
         sku = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
         return Finding(structured_data={"sku": sku}) if sku else None
@@ -149,13 +150,15 @@ def stock_state(html: str, buttons: list, declared: str | None) -> str | None:
     return None
 
 
-def may_sell(html: str) -> bool:
+def may_sell(page: ParsedPage) -> bool:
     """Markup that says a page may be about one product (plain ``in`` checks: a case-blind
-    regex over a large article costs ~10 ms). Remembered: the markdown of the same page asks again."""
-    known = _SELLING.get(html)
-    if known is None:
-        known = _SELLING.put(html, "", any(_hinted(html, *hint) for hint in PRODUCT_HINTS))
-    return known
+    regex over a large article is slow). Kept on the page: its markdown asks again."""
+    return page.shared(selling_markup)
+
+
+def selling_markup(page: ParsedPage) -> bool:
+    """``may_sell``'s answer, for ``page.shared``."""
+    return any(_hinted(page.html, *hint) for hint in PRODUCT_HINTS)
 
 
 def _hinted(html: str, word: str, contexts: tuple) -> bool:
@@ -167,9 +170,6 @@ def _hinted(html: str, word: str, contexts: tuple) -> bool:
             return True
         at = html.find(word, at + 1)
     return False
-
-
-_SELLING = RecentPages(4)
 
 
 def shown_code(html: str, start: int = 0) -> str | None:

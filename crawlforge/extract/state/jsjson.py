@@ -57,11 +57,6 @@ def unwrapped(text):
         return text
     body = text[opening.end():].rstrip()
     return body[:-len(_CDATA_END)] if body.endswith(_CDATA_END) else text
-    stripped = text.strip()
-    for start, end in _WRAPPERS:
-        if stripped.startswith(start) and stripped.endswith(end):
-            return stripped[len(start):-len(end)]
-    return text
 
 
 def loads_at(text, start):

@@ -1,8 +1,8 @@
-"""A site template's own fields (``crawlforge.templates``: amazon-product and the like), when the
-page's URL is one the template is routed, and it reads the page itself (not an API endpoint).
-The template is the one implementation; this reads its record as product fields, with
-provenance ``template:<id>``, each field on its own (a record with an identifier or a stock state
-but no price still gives them). A template that rejects the page (a captcha) is a warning."""
+"""A site template's own fields (amazon-product and the like) as a structured-data extractor,
+when the page's URL is one the template is routed, and it reads the page itself (not an API
+endpoint). The template is the one implementation; this reads its record as product fields,
+with provenance ``template:<id>``. A template that rejects the page (a captcha) is a warning.
+It lives here, above ``crawlforge.extract``, which names it in its registry by path only."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from price_parser import Price
 
 from crawlforge.extract.extractors import values
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
-from crawlforge.extract.extractors.visible import currency_code
-from crawlforge.templates import TemplateError, TemplateRegistry
-from crawlforge.templates.registry import fetch_url
+from crawlforge.extract.extractors.shown import currency_code
+from crawlforge.templates.base import TemplateError
+from crawlforge.templates.registry import TemplateRegistry, fetch_url
 
 FIELDS = {  # product field <- the first template record key present
     "product_name": ("title", "name"),
