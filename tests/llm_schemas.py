@@ -10,3 +10,17 @@ class Listing(BaseModel):
     price: float | None = Field(None, description="The selling price as a number, without currency symbol")
     currency: str | None = Field(None, description="ISO 4217 code of that price")
     location: str | None = Field(None, description="Where the seller is: the city, region and country line")
+
+
+class RequiredProduct(BaseModel):
+    """The three fields of a product page, each required: a missing one fails validation."""
+
+    name: str = Field(description="Product name as the page's main heading shows it")
+    price: float = Field(description="The selling price as a number, without currency symbol")
+    currency: str = Field(description="ISO 4217 code of that price, e.g. GBP, EUR, USD")
+
+
+class ProductWithBarcode(RequiredProduct):
+    """A field most pages do not show, required: the answer misses it whatever the model does."""
+
+    gtin: str = Field(description="The product's GTIN / EAN barcode number, 8 to 14 digits")
