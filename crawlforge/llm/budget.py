@@ -163,16 +163,26 @@ def _select(body: str, units: list[dict], query: str, budget: int, count) -> str
 
 def _pieces(body: str, units: list[dict], head: str, budget: int, head_tokens: int, count) -> list[str]:
     """Consecutive units packed into pieces of at most ``budget`` tokens, the frontmatter at the
-    head of the first; a unit too long for a piece of its own is left out."""
+    head of the first. A section (a heading and its units) that fits in a piece of its own
+    starts one rather than being cut, so a list's entries stay with their heading and
+    neighbours; a unit too long for a piece of its own is left out."""
     per_char = count(body) / max(1, len(body))
     costs = [math.ceil((unit["length"] + 4) * per_char) for unit in units]
+    starts = [offset for offset, _ in _headings(body)]
+    sections = [bisect.bisect_right(starts, unit["offset"]) for unit in units]
+    section_costs: dict[int, int] = {}
+    for index, section in enumerate(sections):
+        section_costs[section] = section_costs.get(section, 0) + costs[index]
     pending = [index for index in range(len(units)) if costs[index] <= budget]
     texts: list[str] = []
     while pending:
         prefix = "" if texts else head
         spent, take = (0 if texts else head_tokens), []
         for index in pending:
-            if take and spent + costs[index] > budget:
+            section = sections[index]
+            opens = take and sections[take[-1]] != section
+            if take and (spent + costs[index] > budget or (
+                    opens and spent + section_costs[section] > budget >= section_costs[section])):
                 break
             take.append(index)
             spent += costs[index]
@@ -194,13 +204,13 @@ def _pieces(body: str, units: list[dict], head: str, budget: int, head_tokens: i
 def _render(body: str, units: list[dict], kept: list[int]) -> str:
     """The kept units as markdown: verbatim with what lies between neighbours; across a gap,
     the heading above a unit when it changed and the unit's list, quote or table marker; a
-    code block keeps its fences; the page's first heading (its title) always leads."""
+    code block keeps its fences; the page's title (a first heading of level one) always leads."""
     headings = _headings(body)
     starts = [offset for offset, _ in headings]
     out: list[str] = []
     shown_heading = None
-    if headings and (not kept or headings[0][0] < units[kept[0]]["offset"]):
-        out.append(headings[0][1] + "\n\n")
+    if headings and headings[0][1].startswith("# ") and (not kept or headings[0][0] < units[kept[0]]["offset"]):
+        out.append(headings[0][1])
         shown_heading = headings[0][0]
     previous = None
     for index in kept:
