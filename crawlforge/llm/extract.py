@@ -96,6 +96,8 @@ def extract(markdown: str, schema: type[BaseModel], *, client: Client, instructi
                 "path": "", "message": f"page deadline of {deadline:g} s passed before this piece", "type": "deadline"}]))
             continue
         results.append(_extract_piece(piece, schema, client, instructions, retries, ends, answer_tokens))
+        if any(error["type"] == "request" for error in results[-1].errors):
+            break  # the server did not answer (after the SDK's own retries): the next piece would fare no better
     result = results[0] if len(results) == 1 else _merge(results, schema)
     result.input = page.summary()
     return result
