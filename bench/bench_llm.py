@@ -5,13 +5,15 @@ model's context; and how often it gives a right price where ``extract_product`` 
     python bench/bench_llm.py [FOLDER ...] [--pages N] [--ids ID,ID] [--whole-page]
                               [--inputs document,markdown] [--schema MODULE:MODEL]
                               [--threads 1] [--base-url URL --model NAME] [--max-tokens 96]
+                              [--token-budget N] [--visible]
 
 FOLDER: a product set with labels.json (default ../shared/fixtures/product-visible, whose labels
 point into product-dev too). Currency labels missing there come from
 fixtures/llm/product-dev-currency.json; names are scored only where labelled. Without
 --base-url the local model (crawlforge.testing.local_model, 4,096-token context) is started.
 ``--whole-page`` sends the page's whole markdown (main_content off), so long pages go over the
-context. Prints one line per page to stderr as it goes, the machine's load, and the tables.
+context; ``--visible`` strips each page of its machine-readable data first (product-visible's
+rule), where ``extract_product`` mostly finds no price. Prints one line per page to stderr as it goes, the machine's load, and the tables.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
+import importlib.util
 import json
 import os
 import sys
@@ -47,14 +50,25 @@ CURRENCIES = ROOT / "fixtures" / "llm" / "product-dev-currency.json"
 FIELDS = ("name", "price", "currency")
 
 
-def load_pages(folder: Path, count: int, ids: set[str], whole_page: bool) -> list[dict]:
+def visible_mode(folder: Path):
+    """The set's own ``strip_machine_readable`` (product-visible/score.py): the page without
+    JSON-LD, microdata, meta tags and scripts, as a page whose data only its text shows."""
+    spec = importlib.util.spec_from_file_location("score", folder / "score.py")
+    score = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score)
+    return score.strip_machine_readable
+
+
+def load_pages(folder: Path, count: int, ids: set[str], whole_page: bool, visible: bool) -> list[dict]:
     labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+    strip = visible_mode(folder) if visible else None
     currencies = json.loads(CURRENCIES.read_text(encoding="utf-8"))
     chosen = [(k, v) for k, v in labels.items() if k in ids] if ids else list(labels.items())[:count]
     pages = []
     for page_id, label in chosen:
         path = folder / label.get("page", f"pages/{page_id}.html.gz")
         html = gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
+        html = strip(html) if strip else html
         url = label["url"]
         markdown = html_to_markdown(html, url, main_content=not whole_page)
         structured = extract_structured_data(html, url).to_frontmatter()
@@ -96,14 +110,15 @@ def verdict(field: str, value, page: dict) -> str | None:
     return "right" if folded(value) == folded(label) else "wrong"
 
 
-def run(pages: list[dict], client: Client, source: str, schema, deadline: float) -> dict:
+def run(pages: list[dict], client: Client, source: str, schema, token_budget: int, deadline: float) -> dict:
     totals = {f"{field}_{kind}": 0 for field in FIELDS for kind in ("right", "wrong", "missing", "labelled")}
     totals.update(dict.fromkeys(("both", "context_errors", "request_errors", "retries", "partial", "sent",
                                  "dropped", "pieces", "prompt", "seconds", "max_seconds",
                                  "rule_none", "llm_right_rule_none"), 0))
     for page in pages:
         start = time.monotonic()
-        result = extract(page_text(page["item"], source), schema, client=client, deadline=deadline)
+        result = extract(page_text(page["item"], source), schema, client=client, token_budget=token_budget or None,
+                         deadline=deadline)
         seconds = time.monotonic() - start
         data = result.data or result.partial or {}
         marks = {}
@@ -141,16 +156,20 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=20, help="the first N pages of each folder")
     parser.add_argument("--ids", default="", help="these page ids only (comma-separated)")
     parser.add_argument("--whole-page", action="store_true", help="markdown of the whole page, not its main content")
+    parser.add_argument("--visible", action="store_true",
+                        help="pages stripped of machine-readable data (the folder's score.py, product-visible)")
     parser.add_argument("--threads", type=int, default=1, help="model threads when starting the local model")
     parser.add_argument("--base-url", help="an OpenAI-compatible server instead of the local model")
     parser.add_argument("--model", default=local_model.MODEL_NAME)
     parser.add_argument("--inputs", default="document,markdown")
     parser.add_argument("--schema", default="tests.llm_schemas:RequiredProduct")
     parser.add_argument("--max-tokens", type=int, default=96, help="answer length limit")
+    parser.add_argument("--token-budget", type=int, default=defaults.CRAWLFORGE_LLM_TOKEN_BUDGET,
+                        help="at most this many page tokens a call (0: what the context leaves)")
     parser.add_argument("--deadline", type=float, default=defaults.CRAWLFORGE_LLM_PAGE_DEADLINE)
     args = parser.parse_args()
     ids = {i for i in args.ids.split(",") if i}
-    pages = [page for folder in args.folders for page in load_pages(folder, args.pages, ids, args.whole_page)]
+    pages = [page for folder in args.folders for page in load_pages(folder, args.pages, ids, args.whole_page, args.visible)]
     schema = load_schema(args.schema)
     server = contextlib.nullcontext(args.base_url) if args.base_url else local_model.running(args.threads)
     load_before = os.getloadavg()
@@ -158,13 +177,13 @@ def main() -> None:
     with server as base_url:
         client = Client(base_url, args.model, max_tokens=args.max_tokens, timeout=args.deadline, max_retries=0)
         for source in args.inputs.split(","):
-            rows.append((source, run(pages, client, source, schema, args.deadline)))
+            rows.append((source, run(pages, client, source, schema, args.token_budget, args.deadline)))
     load_after = os.getloadavg()
     n = len(pages)
     print(f"{n} pages of {', '.join(str(f) for f in args.folders)}"
-          f"{' (ids ' + args.ids + ')' if ids else ''}{', whole page' if args.whole_page else ''}; "
+          f"{' (ids ' + args.ids + ')' if ids else ''}{', whole page' if args.whole_page else ''}{', visible mode' if args.visible else ''}; "
           f"model {args.model}, context {client.context_tokens() or '?'}, max_tokens {args.max_tokens}, "
-          f"schema {args.schema}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
+          f"schema {args.schema}, token budget {args.token_budget or 'from the context'}; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
           f"({os.cpu_count()} cores)")
     print("| input | price right/wrong/missing | currency r/w/m | name r/w/m (labelled) | price+currency "
           "| context errors | request errors | retries | partial | tokens sent/page | dropped/page "
