@@ -220,7 +220,7 @@ CRAWLFORGE_LLM_RETRIES = 1  # calls sending an answer that is not JSON or not va
 # page is fitted to it, less the prompt, the answer and a retry.
 CRAWLFORGE_LLM_CONTEXT_TOKENS = 8192
 CRAWLFORGE_LLM_TOKEN_BUDGET = 0  # at most this many page tokens a call (0: what the context leaves)
-CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
+CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: an eighth of the model's context)
 CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call
 CRAWLFORGE_LLM_CONCURRENCY = 2  # model calls in flight at once
 CRAWLFORGE_LLM_MAX_RETRIES = 2  # retries of a failed call (connection errors, 429, 5xx)
