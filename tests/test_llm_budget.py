@@ -88,13 +88,17 @@ def test_without_a_tokenizer_the_estimate_errs_on_the_long_side():
     assert estimate_tokens("€") == 2  # three bytes
 
 
-def test_the_retry_sends_the_answer_back_with_its_errors_and_no_more_than_twenty():
+def test_the_retry_sends_the_answer_back_with_its_errors_and_no_more_than_ten():
     messages = build_messages("# Sofa\n\nPrice: 4345 AUD\n", RequiredProduct)
     answer = '{"price": 4345, "currency": "AUD"}'
     errors = [{"path": "name", "message": "Field required", "type": "missing"}] * 30
     retry = correction_messages(messages, answer, errors)
     assert retry[:2] == messages and retry[2] == {"role": "assistant", "content": answer}
-    assert retry[3]["content"].count("- name: Field required") == 20
+    assert retry[3]["content"].count("- name: Field required") == 10
+    wordy = [{"path": f"products.{i}.price", "message": "Input should be a valid number " * 9, "type": "x"}
+             for i in range(30)]
+    listed = correction_messages(messages, answer, wordy)[3]["content"].split("\n")[1:-1]
+    assert 1 < len(listed) < 10 and sum(len(line) + 1 for line in listed) <= 800  # the room kept for it
 
 
 def test_the_fields_that_validate_are_kept_when_a_required_one_is_missing():

@@ -21,8 +21,9 @@ from crawlforge.llm.validate import Validation, list_fields, validate_output
 # the answer's share of a context when the client sets no max_tokens
 ANSWER_SHARE = 8
 MIN_ANSWER_TOKENS = 256
-# a retry also carries the previous answer and the list of its errors
-ERRORS_NOTE_TOKENS = 300
+# a retry also carries the previous answer and the list of its errors (at most 800
+# characters, prompt.MAX_LISTED_CHARS) and the request to fix them
+ERRORS_NOTE_TOKENS = 500
 # chat-template tokens a message costs when the server cannot lay the prompt out for us
 MESSAGE_TOKENS = 8
 # rounding between counting the parts and the server counting the whole prompt
