@@ -62,6 +62,10 @@ class Page(BaseModel):
     # the valid items of list fields when some were invalid (llm_data may then be null)
     llm_partial_items: list[Any] = Field(default_factory=list)
     llm_errors: list[dict[str, Any]] = Field(default_factory=list)
+    # a single-object answer that failed validation: its fields that validated
+    llm_partial: dict[str, Any] | None = None
+    # what the model was sent of the page: {tokens_sent, tokens_dropped, pieces}
+    llm_input: dict[str, int] | None = None
     # CRAWLFORGE_LLM_FILL_MISSING: each llm_data field's source (json-ld, ..., or llm)
     llm_provenance: dict[str, str] | None = None
     # an optional step that failed on this page ({"step", "message"}): the page is kept without it

@@ -235,9 +235,12 @@ CRAWLFORGE_LLM_MODEL = ""
 CRAWLFORGE_LLM_API_KEY_ENV = "OPENAI_API_KEY"  # name of the variable holding the key
 CRAWLFORGE_LLM_INSTRUCTIONS = ""  # extra instructions added to the prompt
 CRAWLFORGE_LLM_JSON_MODE = True  # JSON object mode; "schema": structured output; falls back if refused
-CRAWLFORGE_LLM_SELF_CORRECT = False  # one more call sending the validation errors back
-CRAWLFORGE_LLM_TOKEN_BUDGET = 8000  # markdown tokens per call; longer pages are split on headings
-CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: the server's default)
+CRAWLFORGE_LLM_RETRIES = 1  # calls sending an answer that is not JSON or not valid back with its errors
+# The model's context in tokens when its server does not report it (llama.cpp's does): each
+# page is fitted to it, less the prompt, the answer and a retry.
+CRAWLFORGE_LLM_CONTEXT_TOKENS = 8192
+CRAWLFORGE_LLM_TOKEN_BUDGET = 0  # at most this many page tokens a call (0: what the context leaves)
+CRAWLFORGE_LLM_MAX_TOKENS = 0  # answer length limit (0: an eighth of the model's context)
 CRAWLFORGE_LLM_TIMEOUT = 120  # seconds per call
 CRAWLFORGE_LLM_CONCURRENCY = 2  # model calls in flight at once
 CRAWLFORGE_LLM_MAX_RETRIES = 2  # retries of a failed call (connection errors, 429, 5xx)

@@ -95,15 +95,19 @@ def _urls_file(tmp_path, server) -> str:
     return str(urls)
 
 
-def test_unreachable_model_server_is_recorded_on_the_item_not_a_crash(crawl, fixture_server, replay):
-    url = fixture_server.url("demo/products/" + HAPPYCOFFEE)
+def test_unreachable_model_server_is_recorded_on_the_items_and_warned_once(crawl, fixture_server, replay, tmp_path):
     replay.stop()  # nothing listens there any more
-    result = crawl("site", args={"url": url, "follow": "0"},
+    result = crawl("site", args={"urls_file": _urls_file(tmp_path, fixture_server), "follow": "0"},
                    settings=_crawl_settings(replay, CRAWLFORGE_LLM_MAX_RETRIES="0"))
-    item = result.items[0]
-    assert item["llm_data"] is None
-    assert item["llm_errors"][0]["type"] == "request"
-    assert result.stats["llm/failures"] == 1
+    assert len(result.items) == 2
+    for item in result.items:
+        assert item["llm_data"] is None and item["markdown"]
+        assert item["llm_errors"][0]["type"] == "request"
+    assert (result.stats["llm/failures"], result.stats["llm/unanswered"]) == (2, 2)
+    warnings = [line for line in result.log.splitlines() if "WARNING" in line and "LLM server" in line]
+    assert len(warnings) == 2, warnings  # the first failure, then the count when the crawl closes
+    assert "did not answer (APIConnectionError: Connection error.)" in warnings[0]
+    assert warnings[1].endswith(f"LLM server {replay.url} did not answer 2 of 2 pages (llm_errors of type request)")
 
 
 @pytest.mark.parametrize(("fault", "error"), [

@@ -2,77 +2,89 @@
 (``crawlforge.testing.local_model``), started once for the session. Pages are short and answers
 capped, so the file runs in a few minutes on one core."""
 
-from pathlib import Path
-
 import pytest
-from itemadapter import ItemAdapter
 
-from crawlforge.extract.frontmatter import render_document
 from crawlforge.extract.markdown import html_to_markdown
-from crawlforge.extract.structured import extract_structured_data
 from crawlforge.llm import Client, extract
-from crawlforge.llm.chunks import split_markdown
 from crawlforge.llm.schemas import PageProduct, ProductList
-from crawlforge.pipelines.frontmatter import build_frontmatter
 from crawlforge.pipelines.llm import page_text
 from crawlforge.testing import local_model as model_server
+from tests.llm_pages import OLX, SOFA, page_html, page_item
+from tests.llm_schemas import RequiredProduct
 
 pytestmark = pytest.mark.llm
 
-PAGES = Path(__file__).resolve().parent.parent / "fixtures" / "llm" / "pages"
-OLX = "olx_pk_infinix_hot10.html"
+OLX_FILE = OLX[0]
 # a page takes seconds on an idle core, minutes on a machine busy with other work
 CRAWL_TIMEOUT = 600
-PROCESSED_AT = "2026-12-01 00:00:00"
-OLX_URL = "https://www.olx.com.pk/item/infinix-hot-10-6128-wala-box-pack-warranty-wala-iid-1021493409"
-
-
-def olx_item() -> ItemAdapter:
-    """The page as the pipelines leave it for the LLM: its markdown and its document."""
-    html = (PAGES / OLX).read_text(encoding="utf-8")
-    markdown = html_to_markdown(html, OLX_URL)
-    structured = extract_structured_data(html, OLX_URL).to_frontmatter()
-    frontmatter = build_frontmatter(ItemAdapter({"url": OLX_URL, "html": html, "structured_data": structured}), False)
-    # the same prompt on every run: at temperature 0 the model's answer is then the same too
-    frontmatter["processed_at"] = PROCESSED_AT
-    return ItemAdapter({"markdown": markdown, "document": render_document(frontmatter, markdown)})
+IKEA = ("../../demo/products/ikea_gb_moeckelby_table_jsonld.html",
+        "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/")
 
 
 def model_settings(local_model, **extra):
     return {"CRAWLFORGE_LLM_BASE_URL": local_model, "CRAWLFORGE_LLM_MODEL": "local",
-            "CRAWLFORGE_LLM_MAX_TOKENS": "96", "CRAWLFORGE_LLM_TOKEN_BUDGET": "2500", **extra}
+            "CRAWLFORGE_LLM_MAX_TOKENS": "96", **extra}
+
+
+def crawl_olx(crawl, fixture_server, local_model, schema: str, **settings):
+    """The OLX ad crawled from the fixture server with ``schema``; the crawl must succeed."""
+    result = crawl("site", args={"url": fixture_server.url(f"llm/pages/{OLX_FILE}"), "follow": "0", "schema": schema},
+                   settings=model_settings(local_model, **settings), timeout=CRAWL_TIMEOUT)
+    assert result.returncode == 0, result.log[-3000:]
+    return result
 
 
 def test_crawl_with_a_schema_ends_with_llm_data_that_validates(crawl, fixture_server, local_model):
-    result = crawl("site", args={"url": fixture_server.url(f"llm/pages/{OLX}"), "follow": "0",
-                                 "schema": "crawlforge.llm.schemas:PageProduct"},
-                   settings=model_settings(local_model), timeout=CRAWL_TIMEOUT)
-    assert result.returncode == 0, result.log[-3000:]
+    result = crawl_olx(crawl, fixture_server, local_model, "crawlforge.llm.schemas:PageProduct")
     item = result.items[0]
     assert item["llm_errors"] == [], item["llm_errors"]
     data = PageProduct.model_validate(item["llm_data"])
     assert (data.price, data.currency) == (23450, "PKR")  # from the frontmatter: the markdown shows "Rs 23,450"
-    assert item["llm_errors"] == []
+    assert item["llm_errors"] == [] and item["llm_partial"] is None
     assert (result.stats["llm/pages"], result.stats["llm/calls"]) == (1, 1)
     assert result.stats["llm/tokens/prompt"] > 300
+    assert item["llm_input"]["pieces"] == 1 and item["llm_input"]["tokens_dropped"] == 0
 
 
-def test_page_over_the_token_budget_is_split_and_the_answers_merged(local_model):
-    text = page_text(olx_item(), "document")
-    pieces = split_markdown(text, 120)
-    client = Client(local_model, "local", max_tokens=64)
-    result = extract(text, PageProduct, client=client, token_budget=120)
-    assert len(pieces) >= 2  # the markdown's length decides how many (the description is on the page too)
-    assert result.usage["calls"] == len(pieces) and result.errors == []
-    assert result.raw.count("INFINIX HOT 10") >= 1  # the pieces' answers, joined
-    merged = PageProduct.model_validate(result.data)
-    assert merged.name == "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA"
+def test_a_page_over_a_megabyte_is_fitted_to_the_4096_token_context(local_model):
+    client = Client(local_model, "local", max_tokens=96)
+    document = page_text(page_item(SOFA, main_content=False), "document")  # the whole 1.66 MB page
+    assert client.context_tokens() == model_server.CONTEXT_TOKENS
+    assert client.count_tokens(document) > 8000
+    result = extract(document, RequiredProduct, client=client)
+    assert result.errors == [] and result.usage["calls"] == 1
+    assert (result.data["price"], result.data["currency"]) == (4345, "AUD")
+    assert result.input["pieces"] == 1 and result.input["tokens_dropped"] > 6000
+    assert result.usage["prompt_tokens"] + 2 * 96 <= model_server.CONTEXT_TOKENS  # room for a retry was kept
+
+
+def test_an_answer_missing_a_required_field_is_retried_then_its_valid_fields_kept(crawl, fixture_server, local_model):
+    # the ad shows no barcode: the model answers null, or a number that is not one, both times
+    result = crawl_olx(crawl, fixture_server, local_model, "tests.llm_schemas:ProductWithBarcode")
+    item = result.items[0]
+    assert item["llm_data"] is None, item["llm_data"]
+    assert item["llm_partial"] == {"name": "INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA",
+                                   "price": 23450, "currency": "PKR"}, item["llm_errors"]
+    assert [e["path"] for e in item["llm_errors"]] == ["gtin"]
+    assert (result.stats["llm/calls"], result.stats["llm/corrections"]) == (2, 1)
+    assert item["llm_input"] == {"tokens_sent": item["llm_input"]["tokens_sent"], "tokens_dropped": 0, "pieces": 1}
+
+
+def test_a_list_whose_items_span_two_pieces_is_merged(local_model):
+    # the page's "Similar products" cards, sent in two pieces
+    markdown = html_to_markdown(page_html(IKEA[0]), IKEA[1], main_content=False, include_images=False,
+                                include_links=False)
+    cards = markdown[markdown.index("## Similar products"):markdown.index("## Designer thoughts")]
+    client = Client(local_model, "local", max_tokens=256)
+    result = extract(cards, ProductList, client=client, token_budget=150)
+    assert result.input["pieces"] == 2 and result.usage["calls"] >= 2
+    names = [product["name"] for product in result.data["products"]]
+    assert "SKOGSTA" in names  # the first card, in the first piece
+    assert "EKEDALEN" in names  # the last card, in the second
 
 
 def test_fill_missing_asks_only_for_what_the_page_data_lacks(crawl, fixture_server, local_model):
-    result = crawl("site", args={"url": fixture_server.url(f"llm/pages/{OLX}"), "follow": "0",
-                                 "schema": "tests.llm_schemas:Listing"},
-                   settings=model_settings(local_model, CRAWLFORGE_LLM_FILL_MISSING="True"), timeout=CRAWL_TIMEOUT)
+    result = crawl_olx(crawl, fixture_server, local_model, "tests.llm_schemas:Listing", CRAWLFORGE_LLM_FILL_MISSING="True")
     item = result.items[0]
     assert item["llm_provenance"] == {"name": "json-ld", "price": "json-ld", "currency": "json-ld", "location": "llm"}
     assert item["llm_data"]["price"] == 23450 and item["llm_data"]["currency"] == "PKR"
@@ -81,7 +93,7 @@ def test_fill_missing_asks_only_for_what_the_page_data_lacks(crawl, fixture_serv
 
 def test_without_response_format_the_models_own_answer_is_repaired(local_model):
     client = Client(local_model, "local", json_mode=False, max_tokens=160)
-    result = extract(page_text(olx_item(), "document"), ProductList, client=client)
+    result = extract(page_text(page_item(OLX), "document"), ProductList, client=client)
     # without JSON mode this model often fences its JSON (```json ... ```), which the repair unwraps;
     # at other times it answers bare JSON: either way the answer is read, and a repair counted when made
     fenced = result.raw.startswith("```")

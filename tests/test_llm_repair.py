@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, RootModel
 
-from crawlforge.llm.chunks import merge_values, split_markdown, estimate_tokens
+from crawlforge.llm.chunks import merge_values
 from crawlforge.llm.repair import parse_json_output
 from crawlforge.llm.schemas import Product, ProductList
 from crawlforge.llm.validate import validate_output
@@ -115,26 +115,7 @@ def test_error_outside_a_list_item_leaves_no_data_but_keeps_valid_items():
     assert [e["path"] for e in result.errors] == ["title", "products.1.price"]
 
 
-# Long pages: splitting on headings and merging.
-
-
-def test_split_keeps_every_character_and_cuts_before_headings():
-    markdown = "# A\n" + "alpha " * 50 + "\n\n## B\n" + "beta " * 50 + "\n\n```\n# not a heading\n```\n"
-    pieces = split_markdown(markdown, budget=100)
-    assert "".join(pieces) == markdown
-    assert [p.splitlines()[0] for p in pieces] == ["# A", "## B"]
-    assert all(estimate_tokens(p) <= 100 for p in pieces)
-
-
-def test_split_under_budget_is_one_piece():
-    assert split_markdown("# A\nshort", budget=1000) == ["# A\nshort"]
-    assert split_markdown("x" * 10_000, budget=0) == ["x" * 10_000]
-
-
-def test_oversized_line_is_cut_not_dropped():
-    markdown = "y" * 1000
-    pieces = split_markdown(markdown, budget=50)
-    assert "".join(pieces) == markdown and all(estimate_tokens(p) <= 50 for p in pieces)
+# A page split into pieces: the answers merged.
 
 
 def test_merge_concatenates_lists_without_duplicates_and_keeps_first_scalar():

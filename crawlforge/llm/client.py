@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 
 import openai
@@ -53,18 +55,77 @@ class Client:
         self.timeout = timeout
         self.sdk = openai.OpenAI(base_url=base_url, api_key=api_key or _NO_KEY,
                                  timeout=timeout, max_retries=max_retries)
+        # llama.cpp serves /props, /tokenize and /apply-template beside /v1; None: not asked yet,
+        # False: this server has no such endpoint (asked once, then the estimate is used)
+        self._root = base_url.rstrip("/").removesuffix("/v1")
+        self._api_key = api_key
+        self._context: int | bool | None = None
+        self._tokenizes: bool | None = None
+
+    def context_tokens(self) -> int | None:
+        """The context size the server reports (llama.cpp's ``/props``), asked once; None when
+        the server does not say."""
+        if self._context is None:
+            props = self._server_json("GET", "/props")
+            if props is None:  # not reachable now: ask again next time
+                return None
+            n_ctx = (props.get("default_generation_settings") or {}).get("n_ctx")
+            self._context = n_ctx if isinstance(n_ctx, int) and n_ctx > 0 else False
+        return self._context or None
+
+    def count_tokens(self, text: str) -> int | None:
+        """Exact token count of ``text`` for the loaded model (llama.cpp's ``/tokenize``), or
+        None when the server cannot count."""
+        if self._tokenizes is False:
+            return None
+        answer = self._server_json("POST", "/tokenize", {"content": text})
+        if answer is None:
+            return None
+        tokens = answer.get("tokens")
+        self._tokenizes = isinstance(tokens, list)
+        return len(tokens) if self._tokenizes else None
+
+    def count_prompt(self, messages: list[dict]) -> int | None:
+        """Exact tokens of ``messages`` as the server's chat template lays them out
+        (llama.cpp's ``/apply-template``), or None."""
+        if self._tokenizes is False:
+            return None
+        answer = self._server_json("POST", "/apply-template", {"messages": messages})
+        prompt = (answer or {}).get("prompt")
+        return self.count_tokens(prompt) if isinstance(prompt, str) else None
+
+    def _server_json(self, method: str, path: str, body: dict | None = None) -> dict | None:
+        """One request to the server's root: its JSON object, ``{}`` when the server answers
+        without one (no such endpoint), None when it cannot be reached. Never raises: these
+        endpoints only sharpen the budget, the chat call says whether the server is there."""
+        headers = {"Content-Type": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(self._root + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=min(self.timeout, 30)) as response:
+                answer = json.loads(response.read())
+        except urllib.error.HTTPError:
+            return {}
+        except OSError:
+            return None
+        except ValueError:
+            return {}
+        return answer if isinstance(answer, dict) else {}
 
     def complete(self, messages: list[dict], json_schema: dict | None = None,
-                 timeout: float | None = None) -> Completion:
+                 timeout: float | None = None, max_tokens: int | None = None) -> Completion:
         """One chat completion; raises ``openai.OpenAIError`` on transport or API errors.
         ``timeout`` (seconds) shortens the client's own for this call, e.g. to what is left of a
-        page's deadline; such a call is not retried, as a retry would overrun the deadline."""
+        page's deadline; such a call is not retried, as a retry would overrun the deadline.
+        ``max_tokens`` caps the answer when the client sets no cap of its own."""
         kwargs = {"model": self.model, "messages": messages, "temperature": self.temperature}
         sdk = self.sdk
         if timeout is not None and timeout < self.timeout:
             sdk = sdk.with_options(timeout=timeout, max_retries=0)
-        if self.max_tokens:
-            kwargs["max_tokens"] = self.max_tokens
+        if self.max_tokens or max_tokens:
+            kwargs["max_tokens"] = self.max_tokens or max_tokens
         while (response_format := self._response_format(json_schema)) is not None:
             try:
                 return self._create(sdk, **kwargs, response_format=response_format)

@@ -31,9 +31,18 @@ def build_messages(markdown: str, schema: type[BaseModel], instructions: str | N
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(parts)}]
 
 
+# the retry's room in the context is reserved before the first call: its error list is bounded
+MAX_LISTED_ERRORS = 10
+MAX_ERROR_CHARS = 100
+MAX_LISTED_CHARS = 800
+
+
 def correction_messages(messages: list[dict], raw: str, errors: list[dict]) -> list[dict]:
     """The conversation again, with the model's answer and what was wrong with it."""
-    listed = "\n".join(f"- {e['path'] or '(top level)'}: {e['message']}" for e in errors[:50])
+    lines = [f"- {e['path'] or '(top level)'}: {e['message'][:MAX_ERROR_CHARS]}" for e in errors[:MAX_LISTED_ERRORS]]
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > MAX_LISTED_CHARS:
+        lines.pop()
+    listed = "\n".join(lines)
     request = (f"Your answer did not match the schema:\n{listed}\n"
                "Answer again with the whole corrected JSON only. Use null where the page has no value.")
     return [*messages, {"role": "assistant", "content": raw}, {"role": "user", "content": request}]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, RootModel, TypeAdapter, ValidationError, create_model
 
 
 @dataclass
@@ -18,6 +18,8 @@ class Validation:
     partial_items: list = field(default_factory=list)
     errors: list[dict] = field(default_factory=list)
     reshaped: bool = False  # a bare list was wrapped in (or unwrapped from) the schema's object
+    # a single-object schema's answer that failed: its top-level fields that validate alone
+    fields: dict = field(default_factory=dict)
 
 
 def validate_output(value, schema: type[BaseModel]) -> Validation:
@@ -31,7 +33,8 @@ def validate_output(value, schema: type[BaseModel]) -> Validation:
     errors = [{"path": ".".join(map(str, p["loc"])), "message": p["msg"], "type": p["type"]} for p in problems]
     bad = {_item_of(p["loc"], lists) for p in problems} - {None}
     if not bad:
-        return Validation(errors=errors, reshaped=reshaped)
+        fields = {} if lists else valid_fields(value, schema)
+        return Validation(errors=errors, reshaped=reshaped, fields=fields)
     pruned = _drop_items(value, bad)
     try:
         data = schema.model_validate(pruned).model_dump(mode="json")
@@ -39,6 +42,24 @@ def validate_output(value, schema: type[BaseModel]) -> Validation:
         data = None
     items = [item for name, item_type in lists.items() for item in _valid_items(pruned, name, item_type)]
     return Validation(data, items, errors, reshaped)
+
+
+def valid_fields(value, schema: type[BaseModel]) -> dict:
+    """The fields of ``value`` that hold a value and validate on their own, as the schema
+    dumps them: what is right in an answer that is wrong elsewhere."""
+    if not isinstance(value, dict) or issubclass(schema, RootModel):
+        return {}
+    kept = {}
+    for name, info in schema.model_fields.items():
+        key = info.alias or name
+        if value.get(key) is None:
+            continue
+        alone = create_model(schema.__name__, **{name: (info.annotation, info)})
+        try:
+            kept.update(alone.model_validate({key: value[key]}).model_dump(mode="json"))
+        except ValidationError:
+            continue
+    return kept
 
 
 def list_fields(schema: type[BaseModel]) -> dict[str | None, object]:

@@ -88,12 +88,15 @@ class LlmPipeline:
         self.deadline = settings.getfloat("CRAWLFORGE_LLM_PAGE_DEADLINE") or None
         self.options = {
             "instructions": settings.get("CRAWLFORGE_LLM_INSTRUCTIONS") or None,
-            "self_correct": settings.getbool("CRAWLFORGE_LLM_SELF_CORRECT"),
+            "retries": max(0, settings.getint("CRAWLFORGE_LLM_RETRIES")),
             "token_budget": settings.getint("CRAWLFORGE_LLM_TOKEN_BUDGET") or None,
+            "context_tokens": settings.getint("CRAWLFORGE_LLM_CONTEXT_TOKENS") or None,
             "deadline": self.deadline,
         }
         self.fill_missing = settings.getbool("CRAWLFORGE_LLM_FILL_MISSING")
         self.stats = crawler.stats
+        self.base_url = base_url
+        self.pages = self.unanswered = 0  # pages sent; of them, pages the server did not answer
         # its own threads: slow model calls must not starve Scrapy's DNS lookups, which
         # share the reactor's pool
         self.pool = ThreadPool(1, max(1, settings.getint("CRAWLFORGE_LLM_CONCURRENCY")), "crawlforge-llm")
@@ -107,6 +110,9 @@ class LlmPipeline:
 
     def close_spider(self):
         self.pool.stop()
+        if self.unanswered:
+            logger.warning("LLM server %s did not answer %d of %d pages (llm_errors of type request)",
+                           self.base_url, self.unanswered, self.pages)
 
     async def process_item(self, item):
         adapter = ItemAdapter(item)
@@ -148,18 +154,29 @@ class LlmPipeline:
             answered = [name for name, value in (result.data or {}).items() if value is not None]
             adapter["llm_provenance"] = {**sources, **dict.fromkeys(answered, "llm")}
         adapter["llm_partial_items"] = result.partial_items
+        adapter["llm_partial"] = result.partial or None
+        adapter["llm_input"] = result.input
         adapter["llm_errors"] = result.errors
         self.count(result)
         return item
 
     def count(self, result) -> None:
+        self.pages += 1
+        failed = next((e for e in result.errors if e["type"] == "request"), None)
+        if failed:
+            if not self.unanswered:  # once a crawl: every page after it would say the same
+                logger.warning("LLM server %s did not answer (%s); pages keep their items, with the error in "
+                               "llm_errors", self.base_url, failed["message"])
+            self.unanswered += 1
+            self.stats.inc_value("llm/unanswered")
         self.stats.inc_value("llm/pages")
         for key in ("calls", "repairs", "corrections"):
             self.stats.inc_value(f"llm/{key}", result.usage[key])
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
             self.stats.inc_value(f"llm/tokens/{key.removesuffix('_tokens')}", result.usage[key])
-        if result.partial_items:
+        if result.partial_items or result.partial:
             self.stats.inc_value("llm/partial_recoveries")
         if result.data is None and not result.partial_items:
             self.stats.inc_value("llm/failures")
+        self.stats.inc_value("llm/tokens/dropped", result.input["tokens_dropped"])
         self.stats.inc_value("llm/errors", len(result.errors))
