@@ -17,7 +17,6 @@ from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
 from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, utf8_html
-from crawlforge.extract.extractors.visible import may_sell
 from crawlforge.extract.product import page_product
 
 DEFAULT_MAX_BYTES = KEEP_MAX_CHARS  # larger pages skip main-content scoring
@@ -187,10 +186,9 @@ def with_product_header(markdown: str, record: dict) -> str:
 
 
 def single_product(page: ParsedPage, url: str) -> dict | None:
-    """The product record of a single-product page, else None; read once per page, for its
-    main content and its header. Other pages skip the record (``may_sell``)."""
-    if not may_sell(page):
-        return None
+    """The product record of a single-product page (``is_product``: a page that shows its
+    product but does not mark it up counts too), else None; read once per page, for its main
+    content and its header."""
     record = page_product(page, url)
     return record if record["is_product"] else None
 
