@@ -4,15 +4,18 @@ frontmatter, structure signature), in pipeline order, and a digest of each stage
 a speed-up can be shown to change nothing (a change in the markdown also moves the frontmatter's
 digest). Times are CPU time of this process, so other processes on a busy machine do not count.
 
-    .venv/bin/python bench/bench_stages.py [EVAL_DIR] [--pages 200] [--repeat 1] [--digest]
+    .venv/bin/python bench/bench_stages.py [DIR ...] [--pages 200] [--repeat 1] [--digest]
 
-EVAL_DIR is the eval set (its ``expectations.json`` and ``pages/``; default
-../shared/fixtures/eval beside the repository); the repository's demo pages are added.
+Each DIR is a dev set: the eval set (its ``expectations.json`` and ``pages/``; the default,
+../shared/fixtures/eval beside the repository) or any folder of ``*.html`` / ``*.html.gz``
+pages (wcxb-dev, product-dev, real), each page's URL read from its ``ground-truth/ID.json`` or
+the folder's ``labels.json`` when one gives it. The repository's demo pages are added.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import sys
@@ -39,12 +42,32 @@ EVAL = ROOT.parent / "shared" / "fixtures" / "eval"
 DEMO = ROOT / "fixtures" / "demo"
 
 
-def load_pages(eval_dir: Path, count: int) -> list[dict]:
-    """The first ``count`` eval pages with a URL (sorted by file name), then the demo pages."""
-    records = json.loads((eval_dir / "expectations.json").read_text(encoding="utf-8"))
-    records = sorted((r for r in records if r.get("url") and r["file"].endswith(".html")),
-                     key=lambda r: r["file"])[:count]
-    pages = [{"url": r["url"], "body": (eval_dir / "pages" / r["file"]).read_bytes()} for r in records]
+def folder_pages(folder: Path, count: int) -> list[dict]:
+    """The first ``count`` pages of a dev set (sorted by path), each with its URL where the set
+    records one (a made-up one from its path otherwise)."""
+    if (folder / "expectations.json").exists():
+        records = json.loads((folder / "expectations.json").read_text(encoding="utf-8"))
+        records = sorted((r for r in records if r.get("url") and r["file"].endswith(".html")),
+                         key=lambda r: r["file"])[:count]
+        return [{"url": r["url"], "body": (folder / "pages" / r["file"]).read_bytes()} for r in records]
+    labels = folder / "labels.json"
+    urls = json.loads(labels.read_text(encoding="utf-8")) if labels.exists() else {}
+    paths = sorted(p for p in folder.rglob("*") if p.name.endswith((".html", ".html.gz")))[:count]
+    pages = []
+    for path in paths:
+        name = path.relative_to(folder).as_posix()
+        truth = folder / "ground-truth" / (path.name.split(".")[0] + ".json")
+        url = (json.loads(truth.read_text(encoding="utf-8")).get("url") if truth.exists()
+               else (urls.get(path.name.split(".")[0]) or urls.get(name) or {}).get("url"))
+        body = path.read_bytes()
+        pages.append({"url": url or f"https://example.com/{name}",
+                      "body": gzip.decompress(body) if path.name.endswith(".gz") else body})
+    return pages
+
+
+def load_pages(folders: list[Path], count: int) -> list[dict]:
+    """The first ``count`` pages of each dev set, then the demo pages."""
+    pages = [page for folder in folders for page in folder_pages(folder, count)]
     pages += [{"url": f"http://127.0.0.1/{path.relative_to(DEMO)}", "body": path.read_bytes()}
               for path in sorted(DEMO.rglob("*.html"))]
     for page in pages:
@@ -131,12 +154,12 @@ def stages_path(names: list[str], bodies: list[bytes], url: str):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("eval_dir", nargs="?", type=Path, default=EVAL, metavar="EVAL_DIR")
-    parser.add_argument("--pages", type=int, default=200, help="eval pages (the demo pages are added)")
+    parser.add_argument("dirs", nargs="*", type=Path, default=[EVAL], metavar="DIR")
+    parser.add_argument("--pages", type=int, default=200, help="pages of each DIR (the demo pages are added)")
     parser.add_argument("--repeat", type=int, default=1, help="passes over the pages; the fastest counts")
     parser.add_argument("--digest", action="store_true", help="print a sha256 of each stage's outputs")
     args = parser.parse_args()
-    pages = load_pages(args.eval_dir, args.pages)
+    pages = load_pages(args.dirs, args.pages)
     best = {name: float("inf") for name, _ in STAGES}
     digests = {}
     for _ in range(args.repeat):

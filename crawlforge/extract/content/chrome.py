@@ -242,6 +242,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         doomed += marks["credit"]
     else:
         doomed += remarks(body)
+    doomed += heading_controls(body)
     doomed += [node for node in marks["header"] if node.css_first("p") is None and not _titles_article(node)]
     doomed += captions(body, marks["figure"])
     doomed += [node for node in marks["button"]  # controls: "show picture", "print"
@@ -705,7 +706,40 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, cod
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
         if found and code else set()
-    return [node for node in found if node.mem_id not in in_code]  # syntax-highlighting spans
+    return [node for node in found if node.mem_id not in in_code  # syntax-highlighting spans
+            and (not _in_heading(node) or hidden_named(node))]  # a heading's shown text is never chrome
+
+
+_HIDDEN_NAME = re.compile(rf"(?<![a-z])(?:{'|'.join(map(re.escape, phrases('hidden_class_words')))})(?![a-z])",
+                          re.IGNORECASE).search
+
+
+def hidden_named(node) -> bool:
+    """The node's class or id says the site's stylesheet hides it from sight (`sr-only`)."""
+    return _HIDDEN_NAME(class_and_id(node)) is not None
+
+
+def _in_heading(node) -> bool:
+    """Whether a heading holds the node."""
+    node = node.parent
+    while node is not None and node.tag not in HEADINGS:
+        node = node.parent
+    return node is not None
+
+
+def heading_controls(body) -> list:
+    """The controls inside headings (`[edit]`, `Share`): a line of button words beside the
+    heading's own text. The heading's text stays, however its boxes are named."""
+    found = []
+    for heading in body.css(_HEADING_TAGS):
+        whole = heading.text(deep=True, strip=True)
+        for node in heading.css("*"):
+            if node.mem_id == heading.mem_id:  # lexbor's css() matches the root itself too
+                continue
+            text = node.text(deep=True, strip=True)
+            if text and text != whole and UI_LINE.fullmatch(text) is not None:
+                found.append(node)
+    return found
 
 
 def page_named(sizes: list, total: int, classes: dict | None = None) -> set:

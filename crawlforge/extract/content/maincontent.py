@@ -241,6 +241,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     sums = subtree_text(blocks, nodes) if sums is None else sums
     root_ids = {root.mem_id for root in nodes}
     text = text_memo()  # the tree stays as it is until the removals at the end
+    boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
+    titles = _section_titles(boxes, sums)
     doomed, linked = [], []
     for root in nodes:
         half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
@@ -268,7 +270,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
                and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)
-               and not (node.tag in HEADINGS and _over_prose(node, sums))]
+               and node.mem_id not in titles]
+    linked = [node for node in linked if node.mem_id not in titles]
     if not thread:
         linked = introduced(linked, text)
         linked = [node for node in linked if not _labelled_items(node, sums)]
@@ -288,7 +291,6 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     if copies:
         doomed += repeats(blocks, sums) + labels(blocks, sums)  # and copies: a post quoting an earlier one
-    boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(_HEADING_TAGS)}
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(_HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
@@ -335,16 +337,39 @@ def introduced(linked: list, text) -> list:
     return [node for node in linked if not _with_ancestors(node) & spared]
 
 
-def _over_prose(heading, sums: dict) -> bool:
-    """A heading right over a block of prose (a paragraph, a box of them, not another heading)
-    titles its section, whatever it links to: to itself, or a listicle's item to its shop."""
-    after = heading.next
-    while after is not None and not after.is_element_node:
+def _section_titles(boxes: dict, sums: dict) -> set:
+    """mem_ids of the headings over prose (`_over_prose`) and of the boxes of their own around
+    them (`boxes`: heading mem_id -> `_heading_box`): a section's or a card's title, whatever
+    it links to, is no link line."""
+    titles = set()
+    for box in boxes.values():
+        heading = box if box.tag in HEADINGS else box.css_first(_HEADING_TAGS)
+        if heading is None or not _over_prose(box, sums):
+            continue
+        node = heading
+        while node is not None and node.mem_id != box.mem_id:
+            titles.add(node.mem_id)
+            node = node.parent
+        titles.add(box.mem_id)
+    return titles
+
+
+def _over_prose(box, sums: dict) -> bool:
+    """A heading over a block of prose (a paragraph, a box of them, up to the next heading)
+    titles its section, whatever it links to: to itself, a listicle's item to its shop, a
+    news card's headline to its story. `box`: the heading's own box (`_heading_box`); short
+    lines (a date, a source) may stand between it and the prose."""
+    after, prose = box.next, 0
+    while after is not None:
+        if after.is_element_node:
+            if after.tag in HEADINGS or after.css_first(_HEADING_TAGS) is not None:
+                return False
+            size, links, _ = sums.get(after.mem_id, (0, 0, 0))
+            prose += size - links
+            if prose >= POST_TEXT:
+                return True
         after = after.next
-    if after is None or after.tag in HEADINGS:
-        return False
-    size, links, _ = sums.get(after.mem_id, (0, 0, 0))
-    return size - links >= POST_TEXT
+    return False
 
 
 ITEM_TEXT = 10
@@ -659,16 +684,31 @@ def labels(blocks: dict, within) -> list:
     """Short lines that the content repeats `LABELS` times or more in boxes of one kind (tag
     and class) always saying the same (`Pros`, `Get started`, `Read case study`): the labels and
     buttons of a page's boxes, read as none of its text. Boxes of a kind whose lines vary are
-    the fields of items (a card's colour, its seller), and a table's cells and code repeat by nature."""
-    kinds = {}
+    the fields of items (a card's colour, its seller), and a table's cells and code repeat by nature.
+    Sentences holding half of the content's text are what it says, not labels around it: a
+    page's only text is never boilerplate (a button's words, however many, are no sentence)."""
+    kinds, total = {}, 0
     for node, size, _, _ in blocks.values():
-        if size < LABEL_TEXT and node.mem_id in within and node.tag not in _CELLS_AND_CODE:
-            kinds.setdefault((node.tag, class_of(node)), []).append(node)
+        if node.mem_id in within:
+            total += size
+            if size < LABEL_TEXT and node.tag not in _CELLS_AND_CODE:
+                kinds.setdefault((node.tag, class_of(node)), []).append((node, size))
     found = []
     for nodes in kinds.values():
-        if len(nodes) >= LABELS and len({node.text(deep=True, strip=True).lower() for node in nodes}) == 1:
-            found += nodes
+        lines = {node.text(deep=True, strip=True).lower() for node, _ in nodes}
+        if len(nodes) >= LABELS and len(lines) == 1 \
+                and not (2 * sum(size for _, size in nodes) >= total and _sentence(lines.pop())):
+            found += [node for node, _ in nodes]
     return found
+
+
+def _sentence(line: str) -> bool:
+    """Words ending in a full stop, a question or an exclamation mark: prose, not a label."""
+    return len(line.split()) >= SENTENCE_WORDS and line.endswith((".", "!", "?"))
+
+
+SENTENCE_WORDS = 3
+"""Words from which a line ending in a full stop is a sentence (`Sold out.` is a label)."""
 
 
 def _own_text(node) -> str:

@@ -29,6 +29,8 @@ _DOCS = frozenset({"TechArticle", "APIReference", "HowTo"})
 _SERVICE = frozenset({"Service", "LocalBusiness", "ProfessionalService", "FinancialService",
                       "LegalService", "MedicalBusiness", "HomeAndConstructionBusiness", "Dentist"})
 _DOCS_PATH = re.compile(rf"/(?:{pattern('docs_paths').pattern})(?:/|$|\.|-)", re.IGNORECASE)
+_POST_PATH = re.compile(rf"/(?:{pattern('post_paths').pattern})(?:/|$|\.)|/(?:19|20)\d\d/", re.IGNORECASE)
+"""A post's address: a blog's or a newsroom's folder, or a year folder (`/2025/12/`)."""
 
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
@@ -101,12 +103,13 @@ def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> 
         return "listing"  # a category page tagged as a product: its item cards hold most of its text
     if declared in ("forum", "product", "listing"):
         return declared
+    posted = _POST_PATH.search(url or "") is not None  # a post's code blocks: an article about code
     if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
-        if shape["code"] or declared == "documentation" or shape["prose"] >= 2:
+        if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= 2):
             return "documentation"
-    if declared != "article" and cards >= 0.5:
+    if declared != "article" and cards >= 0.5 and not (shape["sections"] and _prose(shape)):
         return "listing"
-    if declared == "article" or shape["prose_share"] >= 0.6 and shape["prose"] >= 3:
+    if declared == "article" or _prose(shape) or posted and shape["code"] >= 2:
         return "article"
     if cards >= 0.3:
         return "listing"
@@ -115,6 +118,11 @@ def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> 
     if shape["headings"] >= 3 or declared == "service":
         return "service"
     return "other"
+
+
+def _prose(shape: dict) -> bool:
+    """Paragraphs of prose hold most of the page's text: an article's shape."""
+    return shape["prose_share"] >= 0.6 and shape["prose"] >= 3
 
 
 def _shape(body, total: int | None = None) -> dict:
@@ -130,7 +138,23 @@ def _shape(body, total: int | None = None) -> dict:
     cards, card_text, members = _cards(body)
     return {"members": members, "code": len(found["pre"]), "prose": len(prose), "prose_share": sum(prose) / total,
             "headings": len(found["h2"]) + len(found["h3"]), "links": links / total, "cards": cards,
-            "card_share": card_text / total}
+            "card_share": card_text / total, "sections": _sections(members)}
+
+
+def _sections(members: list) -> bool:
+    """A run of `<section>`s most of which open on a heading that links nowhere: the sections
+    of one text (their headings title the text below them), where an item card's title links
+    to the item."""
+    if not members or members[0].tag != "section":
+        return False
+    headed = 0
+    for member in members:
+        heading = member.css_first(_HEADING_TAGS)
+        headed += heading is not None and not holds_link(heading)
+    return headed * 2 > len(members)
+
+
+_HEADING_TAGS = "h1, h2, h3, h4, h5, h6"
 
 
 _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "strong", "em", "b", "i"})
