@@ -11,7 +11,8 @@ from html_to_markdown import (CodeBlockStyle, ConversionOptions, HeadingStyle, H
                               InlineDataMedia, LinkStyle, ListIndentType, NewlineStyle, OutputFormat,
                               PreprocessingOptions, TierStrategy, UrlEscapeStyle, WhitespaceMode, convert)
 
-from crawlforge.extract.content.chrome import NON_CONTENT_TAGS, near_tags
+from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
+from crawlforge.extract.content.nodes import near_tags
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, shown_name, without_name_heading

@@ -14,7 +14,7 @@ from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.chrome import class_of, holds_link
+from crawlforge.extract.content.nodes import class_of, holds_link
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern
 
