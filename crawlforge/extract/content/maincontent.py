@@ -19,6 +19,7 @@ from crawlforge.extract.content.clean import cleaned
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
 from crawlforge.extract.content.nodes import holds, remove_outermost
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
+from crawlforge.extract.content.policy import KINDS, SHARE
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
 from crawlforge.extract.content.score import subtree_text, text_blocks
@@ -99,7 +100,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     declared = declared_kind(types)
     if single and declared == "listing":
         declared = "product"  # one product, shown with other items' cards (`You may also like`)
-    if prune(tree, thread=None if declared is None else declared == "forum", product=declared == "product"):
+    stated = KINDS.get(declared)
+    if prune(tree, thread=None if stated is None else stated.posts, product=stated is not None and stated.product_box):
         declared = "forum"  # a discussion by its shape
     body = tree.body
     blocks = text_blocks(body) if body is not None else {}
@@ -107,47 +109,40 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
                             sum(entry[1] for entry in blocks.values()))  # the body's text, summed from its blocks
     if body is None:
         return kind, []
-    nodes, keep = article_nodes(body, blocks, kind == "product", kind in _ONE_BODY)
-    items = cards if kind in _CARD_KINDS and item_sized(cards) \
-        and (kind == "documentation" or not is_article(nodes, cards)) else []  # a docs index: prose and links
-    if kind != "forum" and (kind != "listing" or not items):
+    policy = KINDS[kind]
+    nodes, keep = article_nodes(body, blocks, policy.product_box, policy.rivals)
+    items = cards if policy.item_cards and item_sized(cards) \
+        and (policy.cards_beside_prose or not is_article(nodes, cards)) else []
+    if not policy.posts and not (policy.cards_are_the_page and items):
         cards = []  # an article's teasers or posts, a gallery's slides; a thread's are its posts
-    if kind != "forum" and (cards or items):
+    if not policy.posts and (cards or items):
         drop_card_copies(cards or items, blocks)
     sums = None  # ``subtree_text`` of the nodes, when read for their share: the cleanup's too
-    if kind in _WHOLE_PAGE_TYPES or kind == "other":
+    if policy.whole_page:
         root = _page_root(body, cards, sum(entry[1] for entry in blocks.values()))  # the text cards' copies left
         held = holds(nodes, root)
         within = None if root.tag == "body" or held else subtree_text(blocks, [root])  # read once
         sums = None if held else subtree_text(blocks, nodes)
         share = _reading_share(blocks, nodes, root, within, sums)
         if cards and not holds(nodes, cards[0]) \
-                or share < WHOLE_PAGE_SHARE and (kind != "other" or 0 < share < OTHER_SHARE):
-            if kind == "forum":
+                or share < WHOLE_PAGE_SHARE and (policy.whole_page == SHARE or 0 < share < OTHER_SHARE):
+            if policy.posts:
                 return kind, cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
-                                      linked_prose=True)
+                                     linked_prose=True)
             within = subtree_text(blocks, [root]) if within is None else within
             doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
-            if kind != "documentation":  # a reference repeats a parameter's description for each call
+            if policy.copies:
                 doomed += repeats(blocks, within) + labels(blocks, within)
             remove_outermost(doomed)
             return kind, [root]
-    if kind == "product":
+    if policy.product_box:
         remove_outermost(other_items(nodes, keep))
-    return kind, cleaned(nodes, blocks, keep, cards or items, counts=kind == "forum", copies=kind != "documentation",
-                          linked_prose=kind in _LINKED_PROSE, sums=sums)
+    return kind, cleaned(nodes, blocks, keep, cards or items, counts=policy.posts, copies=policy.copies,
+                         linked_prose=policy.linked_prose, sums=sums)
 
 
-_LINKED_PROSE = frozenset({"documentation", "service", "listing", "hub", "product"})
-"""Kinds whose prose links much (API names, services, items): readability's link-density bar,
-made for an article's text, would drop its paragraphs."""
 
 
-_CARD_KINDS = frozenset({"listing", "documentation", "service", "hub"})
-"""Kinds whose item-sized link cards are content: a listing's items, a docs index's or a service
-page's cards (a title and a line each), a hub's links."""
-_WHOLE_PAGE_TYPES = frozenset({"listing", "forum", "documentation", "service", "hub"})
-"""Kinds whose content may be the whole pruned page: cards, posts, sections, link lists, a docs body."""
 WHOLE_PAGE_SHARE = 0.5
 """Such a page keeps the article's nodes when they hold this share of the page's reading text."""
 OTHER_SHARE = 0.3
@@ -181,6 +176,3 @@ def _reading_share(blocks: dict, nodes: list, root, within: dict | None, part: d
     return kept / reading if reading > 0 else 1.0
 
 
-_ONE_BODY = frozenset({"article", "documentation", "forum", "service", "other"})
-"""Kinds whose content is one body of text, sections or posts (not a listing's or a hub's cards,
-nor a product's box)."""
