@@ -4,6 +4,7 @@ written as one link turned into a line of text with its picture."""
 from crawlforge.extract.content.nodes import (BLOCK_TAGS, holding_any, holds_any, holds_link, outermost,
                                               remove_outermost, with_ancestors)
 from crawlforge.extract.content.pagetype import sibling_groups
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
 
 
@@ -41,10 +42,6 @@ def inline_card(link) -> None:
         block.unwrap()
 
 
-OTHER_ITEMS = 4
-"""Sibling cards from which a run inside a product's content shows other products."""
-
-
 def other_items(nodes: list, keep=None) -> list:
     """Runs of item cards inside a product page's content, each a picture and a line linking to
     another page: recommendations, "also viewed", recently viewed. The product's own pictures
@@ -52,7 +49,7 @@ def other_items(nodes: list, keep=None) -> list:
     kept = holding_any(keep)
     found = []
     for root in nodes:
-        for _, members in sibling_groups(root, OTHER_ITEMS):
+        for _, members in sibling_groups(root, LIMITS.other_items):
             if not any(member.mem_id in kept for member in members) \
                     and all(_item_card(member) for member in members):
                 found += members
@@ -90,24 +87,14 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
 
 def _item_card(node) -> bool:
     return holds_any(node, _IMG_IDS) and holds_link(node) \
-        and CARD_TEXT[0] <= len(node.text(deep=True, strip=True)) <= CARD_TEXT[1]
-
-
-ARTICLE_PROSE = 1
-"""Paragraphs of prose beside a listing's cards in the article's nodes above which the cards are
-an article's teasers: the article wins."""
-
-
-CARD_TEXT = (15, 800)
-"""Mean text length of a listing's item card: a title and a price or a line (a slide's caption is
-shorter, a post on a blog's front page longer)."""
+        and LIMITS.card_text[0] <= len(node.text(deep=True, strip=True)) <= LIMITS.card_text[1]
 
 
 def item_sized(cards: list) -> bool:
     if cards and cards[0].tag == "figure":  # a gallery's slides
         return False
     mean = sum(len(card.text(deep=True, strip=True)) for card in cards) / len(cards) if cards else 0
-    return CARD_TEXT[0] <= mean <= CARD_TEXT[1]
+    return LIMITS.card_text[0] <= mean <= LIMITS.card_text[1]
 
 
 def is_article(nodes: list, cards: list) -> bool:
@@ -117,9 +104,9 @@ def is_article(nodes: list, cards: list) -> bool:
     beside = within = 0
     for node in nodes:
         for p in node.css("p"):
-            if len(p.text(deep=True, strip=True)) >= 150:
+            if len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph:
                 if with_ancestors(p) & inside:
                     within += 1
                 else:
                     beside += 1
-    return beside > ARTICLE_PROSE or beside + within > len(cards)
+    return beside > LIMITS.article_prose or beside + within > len(cards)

@@ -6,11 +6,12 @@ The page names most of it, in its tags (`nav`, `aside`, ARIA roles) and in the w
 class and id attributes; a name alone never removes a node holding much of the page's text.
 """
 
-from functools import lru_cache
 import re
+from functools import lru_cache
 
 from crawlforge.extract.content.memo import Hints
 from crawlforge.extract.content.nodes import class_and_id, class_of, HEADING_TAGS, outermost
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.words import pattern, phrases
 
 
@@ -166,10 +167,10 @@ def page_named(sizes: list, total: int, classes: dict | None = None) -> set:
         groups.setdefault(_leading_classes(name), []).append((node, size))
     spared = set()
     for name, members in groups.items():
-        if not name or len(members) < NAMED_CARDS or _THREAD_NAMED(name):
+        if not name or len(members) < LIMITS.named_cards or _THREAD_NAMED(name):
             continue  # comments hold much of a thread and its shape decides them
         weak = _classify(name)[1]
-        share = total * (WEAK_NAMED_SHARE if weak else 0.5)
+        share = total * (LIMITS.weak_named_share if weak else 0.5)
         if sum(size for _, size in members) < share:
             continue  # the outermost of them hold less still: their nesting is not looked up
         sized = {node.mem_id: size for node, size in members}
@@ -188,21 +189,11 @@ def _headed_prose(node) -> bool:
 
 
 _TITLES = HEADING_TAGS + ", a[href]"
-WEAK_NAMED_SHARE = 2 / 3
-"""Share of the page's text that boxes sharing a weak chrome name (`teaser`, `footer`) hold when
-they are its content: a footer's columns of prose may hold half of a short article's page."""
-
-
-CARD_CLASSES = 2
-"""Leading class words the cards of one run share: the words after them name each card's theme,
-colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-green`)."""
 
 
 def _leading_classes(name: str) -> str:
-    return " ".join(name.split()[:CARD_CLASSES])
+    return " ".join(name.split()[:LIMITS.card_classes])
 
 
 _THREAD_NAMED = re.compile(rf"(?<![a-z0-9])(?:{'|'.join(phrases('thread_class_prefixes'))})",
                            re.IGNORECASE).search
-NAMED_CARDS = 3
-"""Nodes sharing a class from which their summed text counts, as one node's would."""

@@ -3,11 +3,12 @@ lists, empty and chrome-named boxes, dangling headings."""
 
 import re
 
-from crawlforge.extract.content.chrome import BOILERPLATE_LINE, hint_weight, NAMED_CARDS, page_named
+from crawlforge.extract.content.chrome import BOILERPLATE_LINE, hint_weight, page_named
 from crawlforge.extract.content.lines import is_bare_line, is_credit, labels, repeats
 from crawlforge.extract.content.memo import text_memo
 from crawlforge.extract.content.nodes import (HEADING_TAGS, HEADINGS, holding_any, holds_any, near_tags,
                                               outermost, remove_outermost, root_of, with_ancestors)
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.content.score import subtree_text
 from crawlforge.extract.content.widen import is_lead
 from crawlforge.extract.dom import tag_ids
@@ -19,7 +20,6 @@ _EMPTY_KEPT_IDS = tag_ids(("img", "pre", "video", "picture"))
 
 
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
-_LINK_LINE = 0.7  # a line whose text is mostly link text is a "read also" pointer
 
 
 def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
@@ -55,17 +55,17 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
             elif (weight := hint_weight(node, thread)) < 0:
                 named.append((node, 0, size))
             elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
-                    and not (linked_prose and size - links >= POST_TEXT):
+                    and not (linked_prose and size - links >= LIMITS.post_text):
                 linked.append(node)  # readability's bars; many commas mean prose
-        spared = page_named(named, 2 * half) if len(named) >= NAMED_CARDS else ()
+        spared = page_named(named, 2 * half) if len(named) >= LIMITS.named_cards else ()
         doomed += [node for node, _, _ in named if node.mem_id not in spared]  # named sections together the content
     lines = [node for node, size, links, _ in blocks.values()
-             if size < 120 and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
-             and (is_credit(node, size, text) or size < 80 and is_bare_line(text(node), counts))]
+             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
+             and (is_credit(node, size, text) or size < LIMITS.line and is_bare_line(text(node), counts))]
     linked += [node for node, size, links, _ in blocks.values()
-               if links > size * _LINK_LINE and node.mem_id in sums and node.mem_id not in root_ids
+               if links > size * LIMITS.link_line and node.mem_id in sums and node.mem_id not in root_ids
                and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
-               and not (linked_prose and size >= POST_TEXT and node.tag not in HEADINGS)
+               and not (linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
                and node.mem_id not in titles]
     linked = [node for node in linked if node.mem_id not in titles]
     if not thread:
@@ -74,7 +74,7 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
     doomed += [node for root in nodes if near_tags(root, ("header",))
                for node in root.css("header p, header div, header ul, header span")
-               if node.css_first(HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < 150
+               if node.css_first(HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph
                and not is_lead(node)]
     doomed += chrome_sections(nodes, blocks, sums, text)
     doomed += excerpt_lists(nodes, blocks, sums, text)
@@ -92,22 +92,15 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                      and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
 
 
-LINKED_CONTENT = 0.5
-"""Share of the content's text from which its link lists and link lines, when there are
-`LINK_LISTS` of them, are the content itself, not lists beside it."""
-LINK_LISTS = 15
-"""Link lists and lines in the content from which they may be the content (a page of links)."""
-
-
 def link_lists(linked: list, sums: dict, roots: list) -> list:
-    """The link lists and link lines found in the content, unless they are many (`LINK_LISTS`)
-    and together hold `LINKED_CONTENT` of its text: then they are what the page is (a list of
+    """The link lists and link lines found in the content, unless they are many (`LIMITS.link_lists`)
+    and together hold `LIMITS.linked_content` of its text: then they are what the page is (a list of
     links, an index of posts), where an article keeps a few lists of related links beside it."""
     outer = outermost(linked)
-    if len(outer) < LINK_LISTS:
+    if len(outer) < LIMITS.link_lists:
         return linked
     total = sum(sums.get(root.mem_id, (0,))[0] for root in roots)
-    if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LINKED_CONTENT * total:
+    if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LIMITS.linked_content * total:
         return linked
     return [node for node in outer if _in_header(node)]  # a header's menus are no part of it
 
@@ -162,14 +155,10 @@ def _over_prose(box, sums: dict) -> bool:
                 return False
             size, links, _ = sums.get(after.mem_id, (0, 0, 0))
             prose += size - links
-            if prose >= POST_TEXT:
+            if prose >= LIMITS.post_text:
                 return True
         after = after.next
     return False
-
-
-ITEM_TEXT = 10
-"""Characters of an item's own text beside its link from which a list of them is no link list."""
 
 
 def _labelled_items(node, sums: dict) -> bool:
@@ -179,7 +168,7 @@ def _labelled_items(node, sums: dict) -> bool:
         return False
     items = [item for item in node.iter() if item.tag == "li"]
     return len(items) >= 2 and all(
-        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= ITEM_TEXT for item in items)
+        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= LIMITS.item_text for item in items)
 
 
 _COLONS = phrases("colon_marks")
@@ -202,11 +191,6 @@ def _in_header(node) -> bool:
     return node is not None
 
 
-POST_TEXT = 100
-"""Text outside links from which a box of a thread is a post, whatever its links (its author,
-permalink, reply and vote links), not a link list."""
-
-
 def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     """Sections that a short boilerplate line titles (`Related articles`, `Subscribe`, `Source:`).
 
@@ -216,10 +200,10 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     root_ids = {root.mem_id: sums.get(root.mem_id, (0,))[0] / 3 for root in roots}
     found = []
     for node, size, _, _ in blocks.values():
-        if size >= 200 or node.mem_id not in sums or node.mem_id in root_ids:
+        if size >= LIMITS.title_line or node.mem_id not in sums or node.mem_id in root_ids:
             continue
         text = text_of(node)
-        if len(text) >= 200 or not BOILERPLATE_LINE.match(text):
+        if len(text) >= LIMITS.title_line or not BOILERPLATE_LINE.match(text):
             continue  # a box whose own text is a short line may hold a section after it
         limit, box = root_ids[root_of(node, root_ids).mem_id], node
         while box.parent is not None and box.parent.mem_id not in root_ids \

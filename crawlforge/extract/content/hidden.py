@@ -6,6 +6,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.nodes import link_density, outermost, style_hides
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.words import phrases
 
 
@@ -72,10 +73,9 @@ def _answer(node) -> bool:
     if question is None:
         return False
     text = question.text(deep=True, strip=True)
-    return 0 < len(text) < QUESTION_LENGTH and text.endswith(_QUESTION_MARKS)
+    return 0 < len(text) < LIMITS.question and text.endswith(_QUESTION_MARKS)
 
 
-QUESTION_LENGTH = 200
 _QUESTION_MARKS = phrases("question_marks")
 
 
@@ -177,12 +177,8 @@ def disclosed(controls: list) -> set:
             for name in (control.attrs.sget("aria-controls", "") or "").split()}
 
 
-OPENED_LINKS = 0.5
-"""Share of link text from which a panel a control opens is a menu's, not content."""
-
-
 def opened_panel(node, opened: set) -> bool:
     """A panel a folded control opens (`disclosed`) that reads as text, not as a menu of links."""
     if not opened or not node.is_element_node or node.id not in opened:
         return False
-    return bool(node.text(deep=True, strip=True, skip_empty=True)) and link_density(node) < OPENED_LINKS
+    return bool(node.text(deep=True, strip=True, skip_empty=True)) and link_density(node) < LIMITS.opened_links

@@ -5,6 +5,7 @@ import re
 
 from crawlforge.extract.content.chrome import AD_LABEL, UI_LINE
 from crawlforge.extract.content.nodes import BLOCK_TAGS, class_of, HEADINGS, styled_hidden
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.words import pattern, phrases
 
 
@@ -48,17 +49,13 @@ _MEMBER_STAT = re.compile(rf"[\W\d.,kK]*(?:{pattern('member_stats').pattern})", 
 def is_credit(node, size: int, text_of) -> bool:
     """A short line that credits a photo, names a source, titles a contact or labels an ad
     (`Foto: dpa`, `(Photo: AP)`, `©`, `Quelle: dpa`, `Kontakt:`, `Anzeige`)."""
-    if size >= 120:
+    if size >= LIMITS.credit_line:
         return False
     text = text_of(node)
     # the block's own text is short, and all of it too
-    return len(text) < 120 and bool(_CREDIT.match(text) or AD_LABEL.match(text))
+    return len(text) < LIMITS.credit_line and bool(_CREDIT.match(text) or AD_LABEL.match(text))
 
 
-REPEAT_TEXT = 80
-"""Length from which a block's text seen a second time in the content is a copy (the post's
-teaser and the post, the mobile and the desktop copy of a section, a reply quoting an earlier
-post), not a second passage."""
 _NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
 """A listing's headings and items, code and table cells repeat by nature."""
 
@@ -70,7 +67,7 @@ def repeats(blocks: dict, within) -> list:
     as another's are read: a copy counts as many characters as its original."""
     sizes = {}
     for node, size, _, _ in blocks.values():
-        if size >= REPEAT_TEXT and node.tag not in _NOT_REPEATS and node.mem_id in within:
+        if size >= LIMITS.repeat_text and node.tag not in _NOT_REPEATS and node.mem_id in within:
             sizes.setdefault(size, []).append(node)
     found = []
     for nodes in sizes.values():
@@ -82,15 +79,11 @@ def repeats(blocks: dict, within) -> list:
     return found
 
 
-LABEL_TEXT = 30
-"""Length under which a line seen `LABELS` times over in the content is a label or a button."""
-LABELS = 3
-"""Times a box of one kind says the same short line from which the line is a label."""
 _CELLS_AND_CODE = frozenset({"td", "th", "pre"})
 
 
 def labels(blocks: dict, within) -> list:
-    """Short lines that the content repeats `LABELS` times or more in boxes of one kind (tag
+    """Short lines that the content repeats `LIMITS.labels` times or more in boxes of one kind (tag
     and class) always saying the same (`Pros`, `Get started`, `Read case study`): the labels and
     buttons of a page's boxes, read as none of its text. Boxes of a kind whose lines vary are
     the fields of items (a card's colour, its seller), and a table's cells and code repeat by nature.
@@ -100,12 +93,12 @@ def labels(blocks: dict, within) -> list:
     for node, size, _, _ in blocks.values():
         if node.mem_id in within:
             total += size
-            if size < LABEL_TEXT and node.tag not in _CELLS_AND_CODE:
+            if size < LIMITS.label_text and node.tag not in _CELLS_AND_CODE:
                 kinds.setdefault((node.tag, class_of(node)), []).append((node, size))
     found = []
     for nodes in kinds.values():
         lines = {node.text(deep=True, strip=True).lower() for node, _ in nodes}
-        if len(nodes) >= LABELS and len(lines) == 1 \
+        if len(nodes) >= LIMITS.labels and len(lines) == 1 \
                 and not (2 * sum(size for _, size in nodes) >= total and _sentence(lines.pop())):
             found += [node for node, _ in nodes]
     return found
@@ -113,11 +106,7 @@ def labels(blocks: dict, within) -> list:
 
 def _sentence(line: str) -> bool:
     """Words ending in a full stop, a question or an exclamation mark: prose, not a label."""
-    return len(line.split()) >= SENTENCE_WORDS and line.endswith((".", "!", "?"))
-
-
-SENTENCE_WORDS = 3
-"""Words from which a line ending in a full stop is a sentence (`Sold out.` is a label)."""
+    return len(line.split()) >= LIMITS.sentence_words and line.endswith((".", "!", "?"))
 
 
 def _own_text(node) -> str:
@@ -135,12 +124,8 @@ def _own_text(node) -> str:
 def bare_lines(blocks: dict, within, root) -> list:
     """The short blocks under `root` (`within`: mem_ids) that are only a date or button words
     (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
-    return [node for node, size, _, _ in blocks.values() if size < 80 and node.mem_id in within
+    return [node for node, size, _, _ in blocks.values() if size < LIMITS.line and node.mem_id in within
             and node.mem_id != root.mem_id and is_bare_line(node.text(deep=True, strip=True))]
-
-
-MENU_LINKS = 0.75
-"""Share of link text from which a list of lists is a menu tree."""
 
 
 def menu_trees(root, within) -> list:
@@ -157,4 +142,4 @@ def menu_trees(root, within) -> list:
         if outer is not None:
             found[outer.mem_id] = outer
     return [node for mem_id, node in found.items()
-            if (sums := within.get(mem_id)) and sums[0] and sums[1] >= MENU_LINKS * sums[0]]
+            if (sums := within.get(mem_id)) and sums[0] and sums[1] >= LIMITS.menu_links * sums[0]]

@@ -19,7 +19,7 @@ from crawlforge.extract.content.clean import cleaned
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
 from crawlforge.extract.content.nodes import holds, remove_outermost
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
-from crawlforge.extract.content.policy import KINDS, SHARE
+from crawlforge.extract.content.policy import KINDS, LIMITS, SHARE
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
 from crawlforge.extract.content.score import subtree_text, text_blocks
@@ -48,8 +48,6 @@ def _titled(tree: LexborHTMLParser, name) -> bool:
 
 
 _NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
-DESCRIPTION_PROBE = 40
-"""Characters of a description's first and last lines looked for on the page."""
 
 
 def description_box(body, description: str) -> tuple[str, str] | None:
@@ -58,9 +56,9 @@ def description_box(body, description: str) -> tuple[str, str] | None:
     opens is pruned with it, or left out of the box around the product's name."""
     lines = [line for line in (_squashed(line) for line in _TAGS.sub("\n", html.unescape(description)).splitlines())
              if line]
-    if not lines or len(lines[0]) < DESCRIPTION_PROBE / 2:
+    if not lines or len(lines[0]) < LIMITS.description_probe / 2:
         return None
-    first, last = lines[0][:DESCRIPTION_PROBE], lines[-1][-DESCRIPTION_PROBE:]
+    first, last = lines[0][:LIMITS.description_probe], lines[-1][-LIMITS.description_probe:]
     limit = 2 * sum(len(line) for line in lines) + 200
     for node in body.traverse(include_text=True):
         if node.tag != "-text" or node.parent is None or node.parent.tag in _NO_TEXT \
@@ -125,7 +123,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         sums = None if held else subtree_text(blocks, nodes)
         share = _reading_share(blocks, nodes, root, within, sums)
         if cards and not holds(nodes, cards[0]) \
-                or share < WHOLE_PAGE_SHARE and (policy.whole_page == SHARE or 0 < share < OTHER_SHARE):
+                or share < LIMITS.whole_page_share and (policy.whole_page == SHARE or 0 < share < LIMITS.other_share):
             if policy.posts:
                 return kind, cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
                                      linked_prose=True)
@@ -141,21 +139,11 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
                          linked_prose=policy.linked_prose, sums=sums)
 
 
-
-
-WHOLE_PAGE_SHARE = 0.5
-"""Such a page keeps the article's nodes when they hold this share of the page's reading text."""
-OTHER_SHARE = 0.3
-"""A page of no known kind whose best text block (not the page's root itself) holds less than
-this share of its reading text has no article: its content is the page (a store's tiles, a
-landing page's sections), as a service page's is."""
-
-
 def _page_root(body, cards: list, total: int):
     """The page's `main` when it holds a good part of the pruned page's text (`total` long)
     and a listing's cards, else the body."""
     main = body.css_first("main, [role=main]")
-    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) >= 0.3 * total \
+    if main is not None and len(main.text(deep=True, strip=True, skip_empty=True)) >= LIMITS.main_share * total \
             and (not cards or holds([main], cards[0])):
         return main
     return body

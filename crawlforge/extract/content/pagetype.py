@@ -15,6 +15,7 @@ from collections import Counter
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.nodes import class_of, holds_link
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern
 
@@ -133,7 +134,7 @@ def _shape(body, total: int | None = None) -> dict:
     for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
         found.setdefault(node.tag, []).append(node)
     prose = [len(p.text(deep=True, strip=True)) for p in found["p"]]
-    prose = [size for size in prose if size >= 150]
+    prose = [size for size in prose if size >= LIMITS.prose_paragraph]
     links = sum(len(a.text(deep=True, strip=True)) for a in found["a"])
     cards, card_text, members = _cards(body)
     return {"members": members, "code": len(found["pre"]), "prose": len(prose), "prose_share": sum(prose) / total,

@@ -1,4 +1,5 @@
-"""What each page kind does at each step of main-content extraction: one row a kind.
+"""What each page kind does at each step of main-content extraction, one row a kind, and the
+numbers every step weighs a page by, each with its name and why.
 
 `maincontent` reads the row of the kind `pagetype` gives (and, for pruning, of the kind the
 page declares); no step asks for a kind by name. To change what a kind keeps, change its row.
@@ -6,14 +7,15 @@ page declares); no step asks for a kind by name. To change what a kind keeps, ch
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 SHARE = "share"
 """`whole_page`: the pruned page is the content when the article's nodes hold less than
-`WHOLE_PAGE_SHARE` of its reading text (cards, posts, sections, link lists, a docs body)."""
+`whole_page_share` (of `Thresholds`) of its reading text (cards, posts, sections, link lists, a docs body)."""
 SCATTERED = "scattered"
 """`whole_page`: the pruned page is the content when its best block (not the page's root) holds
-less than `OTHER_SHARE` of its reading text: no article (a store's tiles, a landing page)."""
+less than `other_share` of its reading text: no article (a store's tiles, a landing page)."""
 
 
 class Kind(NamedTuple):
@@ -56,3 +58,105 @@ KINDS = {
     "hub":           Kind(False, False,     False, True,      False,       False,   SHARE,     True,  True),
     "other":         Kind(False, False,     True,  False,     False,       False,   SCATTERED, True,  False),
 }
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every number the content rules weigh a page by, with why it is that number. Lengths are
+    characters of text (blanks stripped), shares are of text length."""
+
+    # -- lengths of text -------------------------------------------------------------------------
+    prose_paragraph: int = 150
+    """A paragraph of prose: an article's paragraph, longer than a teaser's line, a caption, an ad
+    box's or a paywall prompt's line. A page of such paragraphs is an article; a header's line
+    shorter than one is chrome."""
+    line: int = 80
+    """Text up to which a block is a line (a date, a row of buttons, a source), from which it is
+    a passage that may hold prose."""
+    credit_line: int = 120
+    """Text under which a line may be a credit, a source or an ad label (`Foto: dpa`)."""
+    title_line: int = 200
+    """Text under which a boilerplate line titles a section (`Related articles`), not a passage."""
+    scored_block: int = 25
+    """Text from which a block votes for its containers (readability's 25)."""
+    least_content: int = 200
+    """Text the chosen containers hold together, below which no block stands out: the pruned
+    page is kept, not a scrap."""
+    rival_text: int = 200
+    """Text a rival of the winner holds: a paragraph's worth, not a title whose class says content."""
+    post_text: int = 100
+    """Text outside links from which a box of a thread is a post, whatever its links (its author,
+    permalink, reply and vote links), not a link list."""
+    item_text: int = 10
+    """Characters of an item's own text beside its link from which a list of them is no link list."""
+    control_text: int = 50
+    """Text under which an ARIA button is a control (`show picture`, `print`), not a section."""
+    question: int = 200
+    """Text under which a line ending in a question mark asks the question a hidden box answers."""
+    lead: tuple = (40, 800)
+    """Text of an article's marked lead or subtitle: a sentence or a short paragraph."""
+    card_text: tuple = (15, 800)
+    """Mean text length of a listing's item card: a title and a price or a line (a slide's caption
+    is shorter, a post on a blog's front page longer)."""
+    repeat_text: int = 80
+    """Length from which a block's text seen a second time in the content is a copy (the post's
+    teaser and the post, the mobile and the desktop copy of a section, a reply quoting an earlier
+    post), not a second passage."""
+    label_text: int = 30
+    """Length under which a line seen `labels` times over in the content is a label or a button."""
+    sentence_words: int = 3
+    """Words from which a line ending in a full stop is a sentence (`Sold out.` is a label)."""
+    description_probe: int = 40
+    """Characters of a description's first and last lines looked for on the page."""
+
+    # -- shares --------------------------------------------------------------------------------
+    link_line: float = 0.7
+    """Link text from which a line is a "read also" pointer."""
+    linked_content: float = 0.5
+    """Share of the content's text from which its link lists and link lines, when there are
+    `link_lists` of them, are the content itself, not lists beside it."""
+    menu_links: float = 0.75
+    """Link text from which a list of lists is a menu tree."""
+    opened_links: float = 0.5
+    """Link text from which a panel a control opens is a menu's, not content."""
+    whole_page_share: float = 0.5
+    """A kind that may be kept whole keeps the article's nodes when they hold this share of the
+    page's reading text."""
+    other_share: float = 0.3
+    """A page of no known kind whose best text block (not the page's root itself) holds less than
+    this share of its reading text has no article: its content is the page (a store's tiles, a
+    landing page's sections), as a service page's is."""
+    main_share: float = 0.3
+    """Share of the pruned page's text the page's `main` holds when it is the page kept whole."""
+    rival_score: float = 0.75
+    """Share of the winner's score from which a container outside it is a rival (readability's 0.75)."""
+    weak_named_share: float = 2 / 3
+    """Share of the page's text that boxes sharing a weak chrome name (`teaser`, `footer`) hold when
+    they are its content: a footer's columns of prose may hold half of a short article's page."""
+
+    # -- counts --------------------------------------------------------------------------------
+    link_lists: int = 15
+    """Link lists and lines in the content from which they may be the content (a page of links)."""
+    labels: int = 3
+    """Times a box of one kind says the same short line from which the line is a label."""
+    named_cards: int = 3
+    """Nodes sharing a class from which their summed text counts, as one node's would."""
+    card_classes: int = 2
+    """Leading class words the cards of one run share: the words after them name each card's theme,
+    colour or item (`promo cmp-promo__services ... cmp-promo__services--deloitte-green`)."""
+    figure_cards: int = 3
+    """Figures titled by a link from which they are a grid's cards, not an article's pictures."""
+    other_items: int = 4
+    """Sibling cards from which a run inside a product's content shows other products."""
+    article_prose: int = 1
+    """Paragraphs of prose beside a listing's cards in the article's nodes above which the cards are
+    an article's teasers: the article wins."""
+    thread_posts: int = 2
+    """Permalinked, dated sibling boxes from which they are a thread's posts."""
+    thread_article_prose: int = 3
+    """Paragraphs of prose outside the comments from which the page is an article with comments."""
+    rival_spread: int = 4
+    """How much more text than the winner and the rival together their shared ancestor may hold."""
+
+
+LIMITS = Thresholds()

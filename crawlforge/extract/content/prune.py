@@ -9,6 +9,7 @@ from crawlforge.extract.content.hidden import (disclosed, folded, opened_panel, 
                                                revealed, streamed_into_place, swallowed, unhide)
 from crawlforge.extract.content.nodes import (class_of, HEADING_TAGS, HEADINGS, holders, holds_any,
                                               remove_outermost)
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.content.threads import is_thread, remarks
 from crawlforge.extract.dom import tag_ids
 
@@ -94,7 +95,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     doomed += [node for node in marks["header"] if node.css_first("p") is None and not _titles_article(node)]
     doomed += captions(body, marks["figure"])
     doomed += [node for node in marks["button"]  # controls: "show picture", "print"
-               if len(node.text(deep=True, strip=True)) < 50]
+               if len(node.text(deep=True, strip=True)) < LIMITS.control_text]
     total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
     # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
     doomed += _boilerplate(body, total, thread, cards=not product,  # a product page's cards are other items
@@ -172,7 +173,7 @@ modal or dialog the page is rendered in) is no chrome."""
 
 def _holds_prose(node) -> bool:
     """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
-    return sum(len(p.text(deep=True, strip=True)) >= 150 for p in node.css("p")) >= 2
+    return sum(len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph for p in node.css("p")) >= 2
 
 
 def captions(body, figures=None) -> list:
@@ -183,7 +184,7 @@ def captions(body, figures=None) -> list:
     figures = [figure for figure in (body.css("figure") if figures is None else figures)
                if holds_any(figure, _PICTURE_IDS) and not holds_any(figure, _FIGURE_CONTENT_IDS)]
     cards = {figure.mem_id for figure in figures if _titled_by_link(figure)}
-    if len(cards) < FIGURE_CARDS:
+    if len(cards) < LIMITS.figure_cards:
         cards = set()
     found = []
     for figure in figures:
@@ -195,8 +196,6 @@ def captions(body, figures=None) -> list:
 
 _PICTURE_IDS = tag_ids(("img", "picture", "video"))
 _FIGURE_CONTENT_IDS = tag_ids(_FIGURE_CONTENT.split(", "))
-FIGURE_CARDS = 3
-"""Figures titled by a link from which they are a grid's cards, not an article's pictures."""
 
 
 def _titled_by_link(figure) -> bool:

@@ -1,11 +1,12 @@
 """Step 2, score, as readability does: every block of text votes for its ancestors with a weight
 that grows with its length and commas and shrinks with its link density."""
 
-from functools import lru_cache
 import re
+from functools import lru_cache
 
 from crawlforge.extract.content.chrome import name_weight
 from crawlforge.extract.content.nodes import BLOCK_TAGS, link_density, LINK_ID
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
 
 
@@ -53,7 +54,7 @@ def score_candidates(blocks: dict) -> dict:
     """Readability's vote: each text block adds to its container and two more ancestors."""
     scores, up = {}, {}  # up: mem_id -> parent, each read once
     for node, size, links, commas in blocks.values():
-        if size < 25:
+        if size < LIMITS.scored_block:
             continue
         points = (1 + commas + min(size / 100, 3)) * (1 - links / size)
         ancestor = node if node.tag in _CONTAINERS else node.parent
@@ -149,7 +150,7 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
         return False
     text = node.text(deep=True, strip=True)
     density = link_density(node)
-    if len(text) > 80:
+    if len(text) > LIMITS.line:
         return density < 0.25
     return density == 0 and bool(re.search(r"\.( |$)", text))
 

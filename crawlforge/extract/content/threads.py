@@ -3,6 +3,7 @@
 import re
 
 from crawlforge.extract.content.chrome import named, POST_CANDIDATES, POST_PREFIXES
+from crawlforge.extract.content.policy import LIMITS
 
 
 def remarks(body) -> list:
@@ -41,13 +42,9 @@ def is_thread(body, total: int) -> bool:
             return False
     prose = 0
     for p in body.css("p"):
-        if p.mem_id not in inside and len(p.text(deep=True, strip=True)) >= 150:
+        if p.mem_id not in inside and len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph:
             prose += 1
-    return prose < THREAD_ARTICLE_PROSE
-
-
-THREAD_ARTICLE_PROSE = 3
-"""Paragraphs of prose outside the comments from which the page is an article with comments."""
+    return prose < LIMITS.thread_article_prose
 
 
 def permalinked_posts(body, total: int) -> list:
@@ -63,7 +60,7 @@ def permalinked_posts(body, total: int) -> list:
             runs.setdefault(node.parent.mem_id, []).append((node, number.group()))
     best, best_text = [], 0
     for run in runs.values():
-        if len(run) < THREAD_POSTS:
+        if len(run) < LIMITS.thread_posts:
             continue
         sizes = [len(node.text(deep=True, strip=True, skip_empty=True)) for node, _ in run]
         if sum(sizes) * 2 <= total:
@@ -71,14 +68,12 @@ def permalinked_posts(body, total: int) -> list:
         posts = [(node, size) for (node, number), size in zip(run, sizes)
                  if node.css_first(f'a[href*="{number}"]') is not None]
         text = sum(size for _, size in posts)
-        if len(posts) >= THREAD_POSTS and text > best_text:
+        if len(posts) >= LIMITS.thread_posts and text > best_text:
             best, best_text = [node for node, _ in posts], text
     return best if sum(_dated(node) for node in best) >= 0.8 * len(best) else []
 
 
 _POST_NUMBER = re.compile(r"\d{4,}")
-THREAD_POSTS = 2
-"""Permalinked, dated sibling boxes from which they are a thread's posts."""
 _STAMP = re.compile(r"\b(?:\d{1,2}:\d{2}|(?:19|20)\d{2})\b")
 """A clock time or a year: a post's date line (`Tue Aug 27, 2019 1:47 am`, `2024-08-01 10:45`)."""
 
@@ -87,5 +82,5 @@ def _dated(node) -> bool:
     """A `<time>` or a short line with a clock time or a year."""
     if node.css_first("time") is not None:
         return True
-    return any(child.tag == "-text" and len((child.text_content or "").strip()) < 80
+    return any(child.tag == "-text" and len((child.text_content or "").strip()) < LIMITS.line
                and _STAMP.search(child.text_content or "") for child in node.traverse(include_text=True))

@@ -2,11 +2,12 @@
 intros and second columns sit next to it), its close rivals and the page's marked lead; a
 product page takes the box from the product's name to its description."""
 
-from functools import lru_cache
 import heapq
 import re
+from functools import lru_cache
 
 from crawlforge.extract.content.nodes import class_of, HEADINGS, link_density, with_ancestors
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.content.score import body_hint, score_candidates, top_candidate, with_siblings
 from crawlforge.extract.words import phrases
 
@@ -67,7 +68,7 @@ def article_nodes(body, blocks: dict, product: bool, rivals: bool = False) -> tu
         return [container], [node for node in (body.css_first("h1"), container.css_first("[itemprop=price]"))
                              if node is not None]
     nodes = with_siblings(best, best_score, scores)
-    if not _holds_text(nodes, 200):
+    if not _holds_text(nodes, LIMITS.least_content):
         return [body], None  # no block stands out: keep the pruned page, not a scrap
     lead = lead_of(body, nodes)
     return ([lead] + nodes if lead is not None else nodes), None
@@ -82,14 +83,6 @@ def _holds_text(nodes: list, size: int) -> bool:
     return False
 
 
-RIVAL_SCORE = 0.75
-"""Share of the winner's score from which a container outside it is a rival (readability's 0.75)."""
-RIVAL_TEXT = 200
-"""Text a rival holds: a paragraph's worth, not a title whose class says content."""
-RIVAL_SPREAD = 4
-"""How much more text than the winner and the rival together their shared ancestor may hold."""
-
-
 def with_rivals(best, best_score: float, scores: dict):
     """The winner widened to the ancestor it shares with each close rival: a container outside
     it that scores nearly as high, holding a paragraph's worth of text, when that ancestor holds
@@ -98,13 +91,13 @@ def with_rivals(best, best_score: float, scores: dict):
     ranked = heapq.nlargest(8, scores.values(), key=lambda e: e[1])
     node, size = best, None
     for rival, score in ranked:
-        if score < RIVAL_SCORE * best_score:
+        if score < LIMITS.rival_score * best_score:
             break
         around = with_ancestors(node)
         if rival.mem_id in around:
             continue
         rival_size = len(rival.text(deep=True, strip=True, skip_empty=True))
-        if rival_size < RIVAL_TEXT or score * (1 - link_density(rival)) < RIVAL_SCORE * best_score:
+        if rival_size < LIMITS.rival_text or score * (1 - link_density(rival)) < LIMITS.rival_score * best_score:
             continue
         ancestor = rival.parent
         while ancestor is not None and ancestor.mem_id not in around:
@@ -112,7 +105,7 @@ def with_rivals(best, best_score: float, scores: dict):
         if ancestor is None or ancestor.tag in ("body", "html") or ancestor.mem_id == node.mem_id:
             continue  # inside the winner already
         size = len(node.text(deep=True, strip=True, skip_empty=True)) if size is None else size
-        if len(ancestor.text(deep=True, strip=True, skip_empty=True)) <= RIVAL_SPREAD * (size + rival_size):
+        if len(ancestor.text(deep=True, strip=True, skip_empty=True)) <= LIMITS.rival_spread * (size + rival_size):
             node, size = ancestor, None
     return node
 
@@ -129,7 +122,7 @@ def lead_of(body, nodes: list):
         node = node.parent
     for candidate in _lead_candidates(body, nodes[0], chosen):
         text = candidate.text(deep=True, strip=True)
-        if not 40 <= len(text) <= 800 or link_density(candidate) > 0.3:
+        if not LIMITS.lead[0] <= len(text) <= LIMITS.lead[1] or link_density(candidate) > 0.3:
             continue
         node = candidate
         for _ in range(6):
@@ -231,7 +224,7 @@ def widen(best, blocks: dict):
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
     under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
     for mem_id, (block, size, links, _) in blocks.items():  # keyed by their mem_ids
-        if size >= 80 and links <= size * 0.3:  # a paragraph of prose
+        if size >= LIMITS.line and links <= size * 0.3:  # a paragraph of prose
             value = size - 3 * links
         else:  # link lists count double against, short lines once
             value = -2 * size if links * 2 > size else -size
