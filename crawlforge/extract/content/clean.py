@@ -9,7 +9,7 @@ from crawlforge.extract.content.memo import text_memo
 from crawlforge.extract.content.nodes import (HEADING_TAGS, HEADINGS, holding_any, holds_any, near_tags,
                                               outermost, remove_outermost, root_of, with_ancestors)
 from crawlforge.extract.content.policy import LIMITS
-from crawlforge.extract.content.score import subtree_text
+from crawlforge.extract.content.score import NO_TEXT, subtree_text
 from crawlforge.extract.content.widen import is_lead
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import phrases
@@ -41,12 +41,12 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
     titles = _section_titles(boxes, sums)
     doomed, linked = [], []
     for root in nodes:
-        half = sums.get(root.mem_id, (0, 0, 0))[0] / 2  # a block with half the text is the content
+        half = sums.get(root.mem_id, NO_TEXT).size / 2  # a block with half the text is the content
         named = []
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
                 continue
-            size, links, commas = sums.get(node.mem_id, (0, 0, 0))
+            size, links, commas = sums.get(node.mem_id, NO_TEXT)
             if size > half:
                 continue
             if not size:
@@ -99,8 +99,8 @@ def link_lists(linked: list, sums: dict, roots: list) -> list:
     outer = outermost(linked)
     if len(outer) < LIMITS.link_lists:
         return linked
-    total = sum(sums.get(root.mem_id, (0,))[0] for root in roots)
-    if sum(sums.get(node.mem_id, (0,))[0] for node in outer) <= LIMITS.linked_content * total:
+    total = sum(sums.get(root.mem_id, NO_TEXT).size for root in roots)
+    if sum(sums.get(node.mem_id, NO_TEXT).size for node in outer) <= LIMITS.linked_content * total:
         return linked
     return [node for node in outer if _in_header(node)]  # a header's menus are no part of it
 
@@ -153,7 +153,7 @@ def _over_prose(box, sums: dict) -> bool:
         if after.is_element_node:
             if after.tag in HEADINGS or after.css_first(HEADING_TAGS) is not None:
                 return False
-            size, links, _ = sums.get(after.mem_id, (0, 0, 0))
+            size, links, _ = sums.get(after.mem_id, NO_TEXT)
             prose += size - links
             if prose >= LIMITS.post_text:
                 return True
@@ -168,7 +168,7 @@ def _labelled_items(node, sums: dict) -> bool:
         return False
     items = [item for item in node.iter() if item.tag == "li"]
     return len(items) >= 2 and all(
-        (entry := sums.get(item.mem_id)) and entry[0] - entry[1] >= LIMITS.item_text for item in items)
+        (entry := sums.get(item.mem_id)) and entry.size - entry.links >= LIMITS.item_text for item in items)
 
 
 _COLONS = phrases("colon_marks")
@@ -197,7 +197,7 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     The line goes with the widest box it opens, or, as a heading, with what follows it up to the
     next heading, as long as that holds less than a third of the content. `text_of`: a `text_memo`.
     """
-    root_ids = {root.mem_id: sums.get(root.mem_id, (0,))[0] / 3 for root in roots}
+    root_ids = {root.mem_id: sums.get(root.mem_id, NO_TEXT).size / 3 for root in roots}
     found = []
     for node, size, _, _ in blocks.values():
         if size >= LIMITS.title_line or node.mem_id not in sums or node.mem_id in root_ids:
@@ -207,7 +207,7 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
             continue  # a box whose own text is a short line may hold a section after it
         limit, box = root_ids[root_of(node, root_ids).mem_id], node
         while box.parent is not None and box.parent.mem_id not in root_ids \
-                and sums.get(box.parent.mem_id, (limit + 1,))[0] <= limit \
+                and box.parent.mem_id in sums and sums[box.parent.mem_id].size <= limit \
                 and text_of(box.parent).startswith(text):
             box = box.parent
         found.append(box)
@@ -249,9 +249,9 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
             excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])  # marks the root for the limit
     found = []
     for node, count, size in excerpts.values():
-        if node.mem_id in root_ids or count < 2 or size * 2 < sums[node.mem_id][0]:
+        if node.mem_id in root_ids or count < 2 or size * 2 < sums[node.mem_id].size:
             continue
-        if sums[node.mem_id][0] < 0.9 * sums[root_of(node, root_ids).mem_id][0]:
+        if sums[node.mem_id].size < 0.9 * sums[root_of(node, root_ids).mem_id].size:
             found.append(node)
     return found
 
@@ -264,7 +264,7 @@ def _section_after(heading, limit: float, sums: dict) -> list:
             if node.css_first(HEADING_TAGS) is not None:
                 break
             section.append(node)
-            total += sums.get(node.mem_id, (0,))[0]
+            total += sums.get(node.mem_id, NO_TEXT).size
         node = node.next
     return section if total <= limit else []
 

@@ -142,4 +142,4 @@ def menu_trees(root, within) -> list:
         if outer is not None:
             found[outer.mem_id] = outer
     return [node for mem_id, node in found.items()
-            if (sums := within.get(mem_id)) and sums[0] and sums[1] >= LIMITS.menu_links * sums[0]]
+            if (sums := within.get(mem_id)) and sums.size and sums.links >= LIMITS.menu_links * sums.size]

@@ -22,7 +22,7 @@ from crawlforge.extract.content.pagetype import declared_kind, page_type, schema
 from crawlforge.extract.content.policy import KINDS, LIMITS, SHARE
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
-from crawlforge.extract.content.score import subtree_text, text_blocks
+from crawlforge.extract.content.score import NO_TEXT, subtree_text, Text, text_blocks
 from crawlforge.extract.content.widen import article_nodes
 
 
@@ -104,7 +104,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     body = tree.body
     blocks = text_blocks(body) if body is not None else {}
     kind, cards = page_type(body, declared, url, declared == "product" and tagged_only(types),
-                            sum(entry[1] for entry in blocks.values()))  # the body's text, summed from its blocks
+                            sum(block.size for block in blocks.values()))  # the body's text, summed from its blocks
     if body is None:
         return kind, []
     policy = KINDS[kind]
@@ -117,7 +117,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         drop_card_copies(cards or items, blocks)
     sums = None  # ``subtree_text`` of the nodes, when read for their share: the cleanup's too
     if policy.whole_page:
-        root = _page_root(body, cards, sum(entry[1] for entry in blocks.values()))  # the text cards' copies left
+        root = _page_root(body, cards, sum(block.size for block in blocks.values()))  # the text cards' copies left
         held = holds(nodes, root)
         within = None if root.tag == "body" or held else subtree_text(blocks, [root])  # read once
         sums = None if held else subtree_text(blocks, nodes)
@@ -157,10 +157,10 @@ def _reading_share(blocks: dict, nodes: list, root, within: dict | None, part: d
     `nodes` hold); `part`: that of `nodes` (None when they hold the root)."""
     if part is None:
         return 0.0
-    whole = within.get(root.mem_id, (0, 0)) if root.tag != "body" else \
-        (sum(entry[1] for entry in blocks.values()), sum(entry[2] for entry in blocks.values()))  # all of them
-    kept = sum(part.get(node.mem_id, (0, 0))[0] - part.get(node.mem_id, (0, 0))[1] for node in nodes)
-    reading = whole[0] - whole[1]
+    whole = within.get(root.mem_id, NO_TEXT) if root.tag != "body" else \
+        Text(sum(block.size for block in blocks.values()), sum(block.links for block in blocks.values()), 0)  # all
+    kept = sum(part.get(node.mem_id, NO_TEXT).size - part.get(node.mem_id, NO_TEXT).links for node in nodes)
+    reading = whole.size - whole.links
     return kept / reading if reading > 0 else 1.0
 
 

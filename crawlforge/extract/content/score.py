@@ -4,10 +4,42 @@ that grows with its length and commas and shrinks with its link density."""
 import re
 from functools import lru_cache
 
+from typing import NamedTuple
+
 from crawlforge.extract.content.chrome import name_weight
 from crawlforge.extract.content.nodes import BLOCK_TAGS, link_density, LINK_ID
 from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
+
+
+class Block(NamedTuple):
+    """A block of text: the nearest block element around a run of text, and what its runs hold."""
+
+    node: object
+    size: int
+    """Characters of text."""
+    links: int
+    """Characters of them inside links (all of them for a block inside a link: a teaser card)."""
+    commas: int
+
+
+class Candidate(NamedTuple):
+    """A container the text blocks voted for, and its score."""
+
+    node: object
+    score: float
+
+
+class Text(NamedTuple):
+    """The text under an element: its length, the part inside links, its commas."""
+
+    size: int
+    links: int
+    commas: int
+
+
+NO_TEXT = Text(0, 0, 0)
+"""An element outside the content read, or holding no text."""
 
 
 _BLOCK_IDS = tag_ids(BLOCK_TAGS)
@@ -47,7 +79,7 @@ def text_blocks(root) -> dict:
         for block in link.traverse():  # nodes: `a div, a p, ...` tests a dozen selectors on every node)
             if block.tag_id in _LINKED_BLOCK_IDS and (entry := blocks.get(block.mem_id)) is not None:
                 entry[2] = entry[1]
-    return blocks
+    return {mem_id: Block(*entry) for mem_id, entry in blocks.items()}
 
 
 def score_candidates(blocks: dict) -> dict:
@@ -71,7 +103,7 @@ def score_candidates(blocks: dict) -> dict:
                 entry = scores[mem_id] = [ancestor, weight]
             entry[1] += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
-    return scores
+    return {mem_id: Candidate(*entry) for mem_id, entry in scores.items()}
 
 
 def _weight(node) -> int:
@@ -103,7 +135,7 @@ def _names_body(hint: str) -> bool:
 
 def top_candidate(scores: dict):
     """Best container after link-density discount, moved up while its parent scores higher."""
-    ranked = sorted(scores.values(), key=lambda e: e[1], reverse=True)[:8]
+    ranked = sorted(scores.values(), key=lambda e: e.score, reverse=True)[:8]
     best, best_score = None, 0.0
     for node, score in ranked:
         if score <= best_score:
@@ -116,10 +148,10 @@ def top_candidate(scores: dict):
     parent = best.parent
     while parent is not None and parent.tag not in ("body", "html"):
         entry = scores.get(parent.mem_id)
-        if entry is None or entry[1] < best_score / 3:
+        if entry is None or entry.score < best_score / 3:
             break
-        if entry[1] > best_score:
-            best, best_score = parent, entry[1]
+        if entry.score > best_score:
+            best, best_score = parent, entry.score
         parent = parent.parent
     return best, best_score
 
@@ -144,7 +176,7 @@ def with_siblings(best, best_score: float, scores: dict) -> list:
 def _related(node, best_class, threshold: float, scores: dict) -> bool:
     entry = scores.get(node.mem_id)
     bonus = threshold if best_class and node.attributes.get("class") == best_class else 0.0
-    if entry is not None and entry[1] + bonus >= threshold:
+    if entry is not None and entry.score + bonus >= threshold:
         return True
     if node.tag != "p":
         return False
@@ -192,4 +224,4 @@ def subtree_text(blocks: dict, roots: list) -> dict:
             entry[0] += own[0]
             entry[1] += own[1]
             entry[2] += own[2]
-    return sums
+    return {mem_id: Text(*entry) for mem_id, entry in sums.items()}

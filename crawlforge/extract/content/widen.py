@@ -88,7 +88,7 @@ def with_rivals(best, best_score: float, scores: dict):
     it that scores nearly as high, holding a paragraph's worth of text, when that ancestor holds
     little more than the two. A page names one section its body (`field--name-body`) and the
     next section, as long, wins no bonus for its name: both are the content."""
-    ranked = heapq.nlargest(8, scores.values(), key=lambda e: e[1])
+    ranked = heapq.nlargest(8, scores.values(), key=lambda e: e.score)
     node, size = best, None
     for rival, score in ranked:
         if score < LIMITS.rival_score * best_score:
