@@ -107,7 +107,7 @@ def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
 
 def _trie(words: list) -> str:
     """One regex of `words`, none the start of another, as a trie (`a(?:d|rticle)`): dozens
-    of words tried one by one at each letter of a class are three times slower."""
+    of words tried one by one at each letter of a class are slower."""
     heads: dict = {}
     for word in words:
         heads.setdefault(word[0], []).append(word[1:])
@@ -120,7 +120,7 @@ _STARTS = {word for word in (*_STRONG_PREFIXES, *_STRONG_WORDS, *_WEAK_WORDS, *_
 _VOCABULARY_WORDS = re.compile(r"[^a-z0-9](%s[a-z]*)" % _trie(
     [word for word in _STARTS if not any(other != word and word.startswith(other) for other in _STARTS)])).findall
 """The words of a class or id (as `_WORD` finds them) that begin with a word `_classify` looks
-for: the others say nothing, and a class's words are found three times faster so. Each is found
+for: the others say nothing, and a class's words are found faster so. Each is found
 with the character before it, the string given with a blank in front: a pattern that opens with
 a set of characters is tried only where one stands (a lookbehind, at every character)."""
 

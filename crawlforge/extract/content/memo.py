@@ -4,7 +4,7 @@ string or a node it will meet again, never a page or a result between pages."""
 
 class Hints(dict):
     """`make(hint, thread)` of class (or id) strings, each worked out once and found by a
-    plain dict lookup (an ``lru_cache`` costs four times as much per call); emptied when full."""
+    plain dict lookup (cheaper per call than an ``lru_cache``); emptied when full."""
 
     def __init__(self, make, size: int, thread: bool):
         super().__init__()

@@ -14,7 +14,7 @@ def class_and_id(node) -> str:
 
 def class_of(node) -> str:
     """The node's class ("" for none): ``attrs["class"]``, where ``attrs.sget``, a Python-level
-    call around that same lookup, costs twice as much on each of a page's thousand nodes."""
+    call around that same lookup, costs more on each of a page's thousand nodes."""
     try:
         return node.attrs["class"] or ""
     except KeyError:
@@ -45,7 +45,7 @@ def link_density(node) -> float:
 def holders(nodes) -> set:
     """mem_ids of the nodes that are or hold one of `nodes`, the matches of a selector
     (``node.css_first(selector)`` is not None), from one search: a search under each of a
-    page's hundreds of doomed nodes costs milliseconds."""
+    page's hundreds of doomed nodes costs a search each."""
     found = set()
     for node in nodes:
         while node is not None and node.mem_id not in found:
@@ -67,8 +67,8 @@ def near_tags(root, tags: tuple) -> bool:
 
 def holds_any(node, ids: frozenset) -> bool:
     """Whether the node is or holds an element of `ids` (``tag_ids``), by a walk of its subtree: a
-    ``css_first`` costs about 3 us before it looks at a node (its selector parsed, its memory
-    made), ten times the walk of a link's or an empty box's few nodes."""
+    ``css_first`` parses its selector and makes its memory before it looks at a node, more than
+    the walk of a link's or an empty box's few nodes."""
     for inner in node.traverse():
         if inner.tag_id in ids:
             return True

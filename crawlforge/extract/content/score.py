@@ -120,7 +120,7 @@ def body_hint(node) -> int:
 
 def _body_named(attributes: dict) -> int:
     """`body_hint` of a node's attributes: a dict of them all, for three (``attrs.get`` of a
-    name it lacks costs twice as much)."""
+    name it lacks costs more)."""
     if attributes.get("itemprop") == "articleBody" or _names_body(attributes.get("class") or "") \
             or _names_body(attributes.get("id") or ""):
         return 25

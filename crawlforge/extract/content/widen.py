@@ -155,7 +155,7 @@ def _leads_around(route: list, chosen: set):
     """The leads (`_leads`) under `route[0]` in document order, but inside the chosen nodes;
     `route` runs down to the first chosen node, the nodes on it, the chosen ones and those
     holding no element are tested alone (`_marked_lead`), the others' subtrees searched: a
-    search costs microseconds (its selectors parsed, its memory made) before it looks at a node."""
+    search parses its selectors and makes its memory before it looks at a node."""
     node = route[0]
     if _marked_lead(node):
         yield node
