@@ -54,7 +54,8 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
                     doomed.append(node)
             elif (weight := hint_weight(node, thread)) < 0:
                 named.append((node, 0, size))
-            elif node.tag != "table" and commas < 10 and links > size * (0.5 if weight > 0 else 0.2) \
+            elif node.tag != "table" and commas < LIMITS.many_commas \
+                    and links > size * (LIMITS.named_link_bar if weight > 0 else LIMITS.link_bar) \
                     and not (linked_prose and size - links >= LIMITS.post_text):
                 linked.append(node)  # readability's bars; many commas mean prose
         spared = page_named(named, 2 * half) if len(named) >= LIMITS.named_cards else ()

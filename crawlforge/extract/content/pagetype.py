@@ -99,31 +99,31 @@ def tagged_only(types: Counter) -> bool:
 
 
 def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> str:
-    cards = shape["cards"] >= 6 and shape["card_share"]
-    if tagged and cards >= 0.5:
+    cards = shape["cards"] >= LIMITS.page_cards and shape["card_share"]
+    if tagged and cards >= LIMITS.card_share:
         return "listing"  # a category page tagged as a product: its item cards hold most of its text
     if declared in ("forum", "product", "listing"):
         return declared
     posted = _POST_PATH.search(url or "") is not None  # a post's code blocks: an article about code
-    if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
+    if shape["code"] >= LIMITS.code_blocks or declared == "documentation" or _DOCS_PATH.search(url or ""):
         if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= 2):
             return "documentation"
-    if declared != "article" and cards >= 0.5 and not (shape["sections"] and _prose(shape)):
+    if declared != "article" and cards >= LIMITS.card_share and not (shape["sections"] and _prose(shape)):
         return "listing"
-    if declared == "article" or _prose(shape) or posted and shape["code"] >= 2:
+    if declared == "article" or _prose(shape) or posted and shape["code"] >= LIMITS.code_blocks:
         return "article"
-    if cards >= 0.3:
+    if cards >= LIMITS.some_card_share:
         return "listing"
-    if shape["links"] >= 0.5:  # most of its text is links
+    if shape["links"] >= LIMITS.link_share:  # most of its text is links
         return "hub"
-    if shape["headings"] >= 3 or declared == "service":
+    if shape["headings"] >= LIMITS.sections or declared == "service":
         return "service"
     return "other"
 
 
 def _prose(shape: dict) -> bool:
     """Paragraphs of prose hold most of the page's text: an article's shape."""
-    return shape["prose_share"] >= 0.6 and shape["prose"] >= 3
+    return shape["prose_share"] >= LIMITS.prose_share and shape["prose"] >= LIMITS.article_paragraphs
 
 
 def _shape(body, total: int | None = None) -> dict:
@@ -202,7 +202,7 @@ def _cards(body) -> tuple[int, int, list]:
     """The largest run of siblings that each hold a link: product tiles, search results,
     teasers. Returns (count, text length, the linked siblings)."""
     best = (0, 0, [])
-    for _, members in sibling_groups(body, 4):
+    for _, members in sibling_groups(body, LIMITS.card_run):
         if len(members) <= best[0]:
             continue
         linked = [m for m in members if holds_link(m)]

@@ -134,6 +134,30 @@ class Thresholds:
     """Share of the page's text that boxes sharing a weak chrome name (`teaser`, `footer`) hold when
     they are its content: a footer's columns of prose may hold half of a short article's page."""
 
+    link_bar: float = 0.2
+    """Link text from which a box of the content is a link list (readability's bar)..."""
+    named_link_bar: float = 0.5
+    """...and from which one whose class or id says content is (readability's)."""
+    prose_links: float = 0.3
+    """Link text up to which a passage is prose when the winner is widened."""
+    sibling_share: float = 0.2
+    """Share of the winner's score from which a sibling of it is more of the content (readability's)."""
+    sibling_score: float = 10.0
+    """Score from which a sibling may be more of the content, however low the winner's (readability's)."""
+    sibling_links: float = 0.25
+    """Link text under which a sibling paragraph of a passage's length is more of the content
+    (readability's)."""
+    card_share: float = 0.5
+    """Share of the page's text its run of linked cards holds from which it is a listing."""
+    some_card_share: float = 0.3
+    """Share from which the cards make a listing of a page that is no article."""
+    link_share: float = 0.5
+    """Share of the page's text that is link text from which it is a hub of links."""
+    prose_share: float = 0.6
+    """Share of the page's text in paragraphs of prose from which it is an article."""
+    dated_posts: float = 0.8
+    """Share of permalinked sibling boxes that carry a date from which they are a thread's posts."""
+
     # -- counts --------------------------------------------------------------------------------
     link_lists: int = 15
     """Link lists and lines in the content from which they may be the content (a page of links)."""
@@ -155,6 +179,18 @@ class Thresholds:
     """Permalinked, dated sibling boxes from which they are a thread's posts."""
     thread_article_prose: int = 3
     """Paragraphs of prose outside the comments from which the page is an article with comments."""
+    page_cards: int = 6
+    """Linked sibling cards from which a run may make a listing (a page's few teasers do not)."""
+    card_run: int = 4
+    """Siblings of one tag and class from which they are a run of cards."""
+    code_blocks: int = 2
+    """Code blocks from which a page is documentation (one is an article's example)."""
+    sections: int = 3
+    """Section headings from which a page of no other kind is a service page's sections."""
+    article_paragraphs: int = 3
+    """Paragraphs of prose from which, holding most of its text, a page is an article."""
+    many_commas: int = 10
+    """Commas from which a box is prose, whatever its links (readability's)."""
     rival_spread: int = 4
     """How much more text than the winner and the rival together their shared ancestor may hold."""
 

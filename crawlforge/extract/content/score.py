@@ -161,7 +161,7 @@ def with_siblings(best, best_score: float, scores: dict) -> list:
     parent = best.parent
     if parent is None or best.tag == "body":
         return [best]
-    threshold = max(10.0, best_score * 0.2)
+    threshold = max(LIMITS.sibling_score, best_score * LIMITS.sibling_share)
     best_class = best.attributes.get("class")
     kept = []
     node = parent.child
@@ -183,7 +183,7 @@ def _related(node, best_class, threshold: float, scores: dict) -> bool:
     text = node.text(deep=True, strip=True)
     density = link_density(node)
     if len(text) > LIMITS.line:
-        return density < 0.25
+        return density < LIMITS.sibling_links
     return density == 0 and bool(re.search(r"\.( |$)", text))
 
 

@@ -70,7 +70,7 @@ def permalinked_posts(body, total: int) -> list:
         text = sum(size for _, size in posts)
         if len(posts) >= LIMITS.thread_posts and text > best_text:
             best, best_text = [node for node, _ in posts], text
-    return best if sum(_dated(node) for node in best) >= 0.8 * len(best) else []
+    return best if sum(_dated(node) for node in best) >= LIMITS.dated_posts * len(best) else []
 
 
 _POST_NUMBER = re.compile(r"\d{4,}")

@@ -224,7 +224,7 @@ def widen(best, blocks: dict):
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
     under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
     for mem_id, (block, size, links, _) in blocks.items():  # keyed by their mem_ids
-        if size >= LIMITS.line and links <= size * 0.3:  # a paragraph of prose
+        if size >= LIMITS.line and links <= size * LIMITS.prose_links:  # a paragraph of prose
             value = size - 3 * links
         else:  # link lists count double against, short lines once
             value = -2 * size if links * 2 > size else -size
