@@ -8,7 +8,7 @@ from crawlforge.extract.content.lines import is_bare_line, is_credit, labels, re
 from crawlforge.extract.content.memo import text_memo
 from crawlforge.extract.content.nodes import (HEADING_TAGS, HEADINGS, holding_any, holds_any, near_tags,
                                               outermost, remove_outermost, root_of, with_ancestors)
-from crawlforge.extract.content.policy import LIMITS
+from crawlforge.extract.content.policy import Cleaning, LIMITS
 from crawlforge.extract.content.score import NO_TEXT, subtree_text
 from crawlforge.extract.content.widen import is_lead
 from crawlforge.extract.dom import tag_ids
@@ -22,26 +22,58 @@ _EMPTY_KEPT_IDS = tag_ids(("img", "pre", "video", "picture"))
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 
 
-def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: bool = False,
-                        counts: bool = False, copies: bool = False, linked_prose: bool = False,
+def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, keep=None, cards=(),
                         sums: dict | None = None) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
-    never `keep` (a product's name heading and price, a list) or a box holding them, nor a listing's `cards`, what
-    they hold (but credit, date and button lines) or a box holding them: each card is mostly a
-    link. On a `thread` a comment-named box is a post, no chrome; `linked_prose` (a thread's,
-    a docs or service page's): a box with a paragraph's worth of text outside its links is
-    prose, whatever its links (an API name's, an author's), and so is a paragraph's worth of
-    text inside a link (a listing's excerpt in its story's link); `counts`: bare numbers are no
-    content; `copies`: a block repeating an earlier one goes (`repeats`). `sums`: ``subtree_text``
-    of the nodes, when read already."""
+    never `keep` (a product's name heading and price, a list) or a box holding them, nor a
+    listing's `cards`, what they hold (but credit, date and button lines) or a box holding them:
+    each card is mostly a link. `how` says what the page's kind makes of posts, counts, copies
+    and linked prose (`Cleaning`). `sums`: ``subtree_text`` of the nodes, when read already."""
     sums = subtree_text(blocks, nodes) if sums is None else sums
-    root_ids = {root.mem_id for root in nodes}
     text = text_memo()  # the tree stays as it is until the removals at the end
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(HEADING_TAGS)}
     titles = _section_titles(boxes, sums)
+    doomed, linked = _boxes(nodes, sums, how)
+    root_ids = {root.mem_id for root in nodes}
+    lines = [node for node, size, links, _ in blocks.values()
+             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
+             and (is_credit(node, size, text) or size < LIMITS.line and is_bare_line(text(node), how.counts))]
+    linked += [node for node, size, links, _ in blocks.values()
+               if links > size * LIMITS.link_line and node.mem_id in sums and node.mem_id not in root_ids
+               and node.tag in _LINE_TAGS and not (how.thread and node.tag in HEADINGS)
+               and not (how.linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
+               and node.mem_id not in titles]
+    linked = [node for node in linked if node.mem_id not in titles]
+    if not how.thread:
+        linked = introduced(linked, text)
+        linked = [node for node in linked if not _labelled_items(node, sums)]
+    doomed += linked if how.thread or how.counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
+    doomed += _header_lines(nodes)
+    doomed += chrome_sections(nodes, blocks, sums, text)
+    doomed += excerpt_lists(nodes, blocks, sums, text)
+    kept = holding_any(keep)
+    for card in cards:
+        kept |= with_ancestors(card)
+    if cards:
+        inside = {card.mem_id for card in cards}
+        doomed = [node for node in doomed if not with_ancestors(node.parent) & inside]
+    doomed += lines  # credits, ad labels, dates and button lines go from the cards too
+    if how.copies:
+        doomed += repeats(blocks, sums) + labels(blocks, sums)  # and copies: a post quoting an earlier one
+    remove_outermost(node for node in doomed if node.mem_id not in kept)
+    remove_outermost(node for root in nodes for node in root.css(HEADING_TAGS) if node.mem_id not in kept
+                     and _nothing_after(boxes[node.mem_id])
+                     and len(node.text(deep=True, strip=True)) < LIMITS.heading_text)
+
+
+def _boxes(nodes: list, sums: dict, how: Cleaning) -> tuple[list, list]:
+    """(empty or chrome-named boxes, link boxes) inside the content, neither holding half of a
+    root's text (that box is the content). On a `thread` a comment-named box is a post, no
+    chrome; with `linked_prose` a box with a paragraph's worth of text outside its links is
+    prose, whatever its links (an API name's, an author's)."""
     doomed, linked = [], []
     for root in nodes:
-        half = sums.get(root.mem_id, NO_TEXT).size / 2  # a block with half the text is the content
+        half = sums.get(root.mem_id, NO_TEXT).size / 2
         named = []
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
@@ -52,45 +84,24 @@ def clean_conditionally(nodes: list, blocks: dict, keep=None, cards=(), thread: 
             if not size:
                 if not holds_any(node, _EMPTY_KEPT_IDS):
                     doomed.append(node)
-            elif (weight := hint_weight(node, thread)) < 0:
+            elif (weight := hint_weight(node, how.thread)) < 0:
                 named.append((node, 0, size))
             elif node.tag != "table" and commas < LIMITS.many_commas \
                     and links > size * (LIMITS.named_link_bar if weight > 0 else LIMITS.link_bar) \
-                    and not (linked_prose and size - links >= LIMITS.post_text):
+                    and not (how.linked_prose and size - links >= LIMITS.post_text):
                 linked.append(node)  # readability's bars; many commas mean prose
         spared = page_named(named, 2 * half) if len(named) >= LIMITS.named_cards else ()
         doomed += [node for node, _, _ in named if node.mem_id not in spared]  # named sections together the content
-    lines = [node for node, size, links, _ in blocks.values()
-             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
-             and (is_credit(node, size, text) or size < LIMITS.line and is_bare_line(text(node), counts))]
-    linked += [node for node, size, links, _ in blocks.values()
-               if links > size * LIMITS.link_line and node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and not (thread and node.tag in HEADINGS)
-               and not (linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
-               and node.mem_id not in titles]
-    linked = [node for node in linked if node.mem_id not in titles]
-    if not thread:
-        linked = introduced(linked, text)
-        linked = [node for node in linked if not _labelled_items(node, sums)]
-    doomed += linked if thread or counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
-    doomed += [node for root in nodes if near_tags(root, ("header",))
-               for node in root.css("header p, header div, header ul, header span")
-               if node.css_first(HEADING_TAGS) is None and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph
-               and not is_lead(node)]
-    doomed += chrome_sections(nodes, blocks, sums, text)
-    doomed += excerpt_lists(nodes, blocks, sums, text)
-    kept = holding_any(keep)
-    for card in cards:
-        kept |= with_ancestors(card)
-    if cards:
-        inside = {card.mem_id for card in cards}
-        doomed = [node for node in doomed if not with_ancestors(node.parent) & inside]
-    doomed += lines  # credits, ad labels, dates and button lines go from the cards too
-    if copies:
-        doomed += repeats(blocks, sums) + labels(blocks, sums)  # and copies: a post quoting an earlier one
-    remove_outermost(node for node in doomed if node.mem_id not in kept)
-    remove_outermost(node for root in nodes for node in root.css(HEADING_TAGS) if node.mem_id not in kept
-                     and _nothing_after(boxes[node.mem_id]) and len(node.text(deep=True, strip=True)) < 100)
+    return doomed, linked
+
+
+def _header_lines(nodes: list) -> list:
+    """Lines of a `<header>` in the content shorter than a paragraph, without a heading or a
+    marked lead: an article's byline, date and share row."""
+    return [node for root in nodes if near_tags(root, ("header",))
+            for node in root.css("header p, header div, header ul, header span")
+            if node.css_first(HEADING_TAGS) is None
+            and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph and not is_lead(node)]
 
 
 def link_lists(linked: list, sums: dict, roots: list) -> list:
@@ -299,8 +310,3 @@ def _nothing_after(node) -> bool:
             return False
         node = node.next
     return True
-
-
-def cleaned(nodes: list, blocks: dict, keep=None, cards=(), **flags) -> list:
-    clean_conditionally(nodes, blocks, keep, cards, **flags)
-    return nodes

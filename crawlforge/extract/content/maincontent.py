@@ -15,11 +15,11 @@ from selectolax.lexbor import LexborHTMLParser
 from crawlforge.extract.content.cards import (drop_card_copies, is_article, item_sized, other_items,
                                               picture_links)
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
-from crawlforge.extract.content.clean import cleaned
+from crawlforge.extract.content.clean import clean_conditionally
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
 from crawlforge.extract.content.nodes import holds, remove_outermost
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
-from crawlforge.extract.content.policy import KINDS, LIMITS, SHARE
+from crawlforge.extract.content.policy import Cleaning, KINDS, LIMITS, SHARE, THREAD
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
 from crawlforge.extract.content.score import NO_TEXT, subtree_text, Text, text_blocks
@@ -125,8 +125,8 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         if cards and not holds(nodes, cards[0]) \
                 or share < LIMITS.whole_page_share and (policy.whole_page == SHARE or 0 < share < LIMITS.other_share):
             if policy.posts:
-                return kind, cleaned([root], blocks, None, cards, thread=True, counts=True, copies=True,
-                                     linked_prose=True)
+                clean_conditionally([root], blocks, THREAD, None, cards)
+                return kind, [root]
             within = subtree_text(blocks, [root]) if within is None else within
             doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
             if policy.copies:
@@ -135,8 +135,9 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
             return kind, [root]
     if policy.product_box:
         remove_outermost(other_items(nodes, keep))
-    return kind, cleaned(nodes, blocks, keep, cards or items, counts=policy.posts, copies=policy.copies,
-                         linked_prose=policy.linked_prose, sums=sums)
+    how = Cleaning(thread=False, counts=policy.posts, copies=policy.copies, linked_prose=policy.linked_prose)
+    clean_conditionally(nodes, blocks, how, keep, cards or items, sums)
+    return kind, nodes
 
 
 def _page_root(body, cards: list, total: int):

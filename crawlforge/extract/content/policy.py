@@ -47,6 +47,23 @@ class Kind(NamedTuple):
     link-density bar, made for an article's text, would drop its paragraphs."""
 
 
+class Cleaning(NamedTuple):
+    """How the cleanup reads a page's content (`clean.clean_conditionally`)."""
+
+    thread: bool
+    """Comment-named boxes are posts and headings link lines no more: a discussion kept whole."""
+    counts: bool
+    """Bare numbers (votes, post numbers) and posters' figures are no content; link lists all go."""
+    copies: bool
+    """A block repeating an earlier one and a repeated label go."""
+    linked_prose: bool
+    """Prose that links much stays."""
+
+
+THREAD = Cleaning(thread=True, counts=True, copies=True, linked_prose=True)
+"""A discussion kept whole: its posts, their author lines and quotes read as a thread's."""
+
+
 KINDS = {
     #                   posts  product_box rivals item_cards beside_prose the_page  whole_page copies linked_prose
     "article":       Kind(False, False,     True,  False,     False,       False,   None,      True,  False),
@@ -191,6 +208,8 @@ class Thresholds:
     """Paragraphs of prose from which, holding most of its text, a page is an article."""
     many_commas: int = 10
     """Commas from which a box is prose, whatever its links (readability's)."""
+    heading_text: int = 100
+    """Text under which a heading with nothing left after it titled a removed block."""
     rival_spread: int = 4
     """How much more text than the winner and the rival together their shared ancestor may hold."""
 
