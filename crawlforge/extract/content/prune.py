@@ -34,7 +34,49 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     body = tree.body
     if body is None:
         return bool(thread)
-    total, whole = None, []  # whole: the text's length, scripts' too (`_over_half`)
+    total = None
+    forms, opened = _opened_up(body)
+    streamed_into_place(body)  # before the strip: the placeholders are <template>s
+    tree.strip_tags(NON_CONTENT_TAGS)
+    if forms or thread is None:
+        total = len(body.text(deep=True, strip=True, skip_empty=True))  # readable text: scripts may be most bytes
+    remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
+                     if len(form.text(deep=True, strip=True)) < total / 2)
+    if thread is None:
+        thread = is_thread(body, total)
+    styled_hidden = revealed(body, total if forms or thread is None else None)
+    tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
+    holds_page = holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
+    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
+    marks = _marks(body)
+    doomed = _hidden(body, marks["hidden"], styled_hidden, holds_page, opened)
+    if not thread:
+        doomed += marks["credit"]
+    else:
+        doomed += remarks(body)
+    doomed += heading_controls(body)
+    doomed += [node for node in marks["header"] if node.css_first("p") is None and not _titles_article(node)]
+    doomed += captions(body, marks["figure"])
+    doomed += [node for node in marks["button"]  # controls: "show picture", "print"
+               if len(node.text(deep=True, strip=True)) < LIMITS.control_text]
+    total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
+    # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
+    doomed += _boilerplate(body, total, thread, cards=not product,  # a product page's cards are other items
+                           code=bool(marks["code"]))
+    if product:
+        doomed += [node for node in body.css("[class], [id]") if named(node, PRODUCT_CHROME_PREFIXES)
+                   and len(node.text(deep=True, strip=True)) < total / 2]
+    holding = holders(marks["protected"]) if doomed else set()
+    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
+    return thread
+
+
+def _opened_up(body) -> tuple[list, set]:
+    """(the forms of search, login or comment fields, the ids of the panels folded controls
+    open), from one walk of the page, once what swallowed the page is opened: a `noscript` left
+    open or holding the article, an unclosed `iframe` (parsed again in place), a drawing left
+    open. Before the strip: the controls are mostly <button>s."""
+    whole = []  # the text's length, scripts' too (`_over_half`)
     found = {"form": [], "noscript": [], "iframe": [], "svg": []}
     controls, last = [], None  # the page's [aria-controls], for `disclosed`
     for node in body.css("form, noscript, iframe, svg, [aria-controls]"):  # one walk of the page for the five
@@ -61,23 +103,15 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
         if _over_half(svg, body, whole):
             svg.unwrap()
             changed = True
-    # before the strip: the controls are mostly <button>s; searched again when the page changed
-    opened = disclosed(body.css("[aria-controls]") if changed else controls)
-    streamed_into_place(body)  # before the strip: the placeholders are <template>s
-    tree.strip_tags(NON_CONTENT_TAGS)
-    if forms or thread is None:
-        total = len(body.text(deep=True, strip=True, skip_empty=True))  # readable text: scripts may be most bytes
-    remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
-                     if len(form.text(deep=True, strip=True)) < total / 2)
-    if thread is None:
-        thread = is_thread(body, total)
-    styled_hidden = revealed(body, total if forms or thread is None else None)
-    tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
-    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
-    doomed, marks = [], _marks(body)
-    panels = holders(body.css(PANELS)) if marks["hidden"] else set()  # what holds a panel, from one search
-    for node in marks["hidden"]:
+    return forms, disclosed(body.css("[aria-controls]") if changed else controls)  # searched again when changed
+
+
+def _hidden(body, hidden: list, styled_hidden: list, holds_page: set, opened: set) -> list:
+    """The hidden nodes that go: neither holding the page's main (`holds_page`), nor a folded
+    panel, nor one a control opens (those are shown), nor a card's repeated link."""
+    doomed = []
+    panels = holders(body.css(PANELS)) if hidden else set()  # what holds a panel, from one search
+    for node in hidden:
         if node.mem_id in holds_page or folded(node, panels) or opened_panel(node, opened):  # what it removed held no main
             unhide(node)
         elif not repeated_link(node):
@@ -87,25 +121,7 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
             unhide(node)
         elif node.is_element_node and node.mem_id not in holds_page:  # the chrome tags went, no main with them
             doomed.append(node)
-    if not thread:
-        doomed += marks["credit"]
-    else:
-        doomed += remarks(body)
-    doomed += heading_controls(body)
-    doomed += [node for node in marks["header"] if node.css_first("p") is None and not _titles_article(node)]
-    doomed += captions(body, marks["figure"])
-    doomed += [node for node in marks["button"]  # controls: "show picture", "print"
-               if len(node.text(deep=True, strip=True)) < LIMITS.control_text]
-    total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
-    # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
-    doomed += _boilerplate(body, total, thread, cards=not product,  # a product page's cards are other items
-                           code=bool(marks["code"]))
-    if product:
-        doomed += [node for node in body.css("[class], [id]") if named(node, PRODUCT_CHROME_PREFIXES)
-                   and len(node.text(deep=True, strip=True)) < total / 2]
-    holding = holders(marks["protected"]) if doomed else set()
-    remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
-    return thread
+    return doomed
 
 
 _HIDDEN_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "dialog", "alert"})
