@@ -19,7 +19,7 @@ from crawlforge.extract.content.clean import clean_conditionally
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
 from crawlforge.extract.content.nodes import holds, remove_outermost
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
-from crawlforge.extract.content.policy import Cleaning, KINDS, LIMITS, SHARE, THREAD
+from crawlforge.extract.content.policy import Cleaning, Kind, KINDS, LIMITS, SHARE, THREAD
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
 from crawlforge.extract.content.score import NO_TEXT, subtree_text, Text, text_blocks
@@ -117,27 +117,44 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
         drop_card_copies(cards or items, blocks)
     sums = None  # ``subtree_text`` of the nodes, when read for their share: the cleanup's too
     if policy.whole_page:
-        root = _page_root(body, cards, sum(block.size for block in blocks.values()))  # the text cards' copies left
-        held = holds(nodes, root)
-        within = None if root.tag == "body" or held else subtree_text(blocks, [root])  # read once
-        sums = None if held else subtree_text(blocks, nodes)
-        share = _reading_share(blocks, nodes, root, within, sums)
-        if cards and not holds(nodes, cards[0]) \
-                or share < LIMITS.whole_page_share and (policy.whole_page == SHARE or 0 < share < LIMITS.other_share):
-            if policy.posts:
-                clean_conditionally([root], blocks, THREAD, None, cards)
-                return kind, [root]
-            within = subtree_text(blocks, [root]) if within is None else within
-            doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
-            if policy.copies:
-                doomed += repeats(blocks, within) + labels(blocks, within)
-            remove_outermost(doomed)
+        root, within, sums = _kept_whole(body, blocks, nodes, cards, policy)
+        if root is not None:
+            _clean_whole(root, blocks, cards, policy, within)
             return kind, [root]
     if policy.product_box:
         remove_outermost(other_items(nodes, keep))
     how = Cleaning(thread=False, counts=policy.posts, copies=policy.copies, linked_prose=policy.linked_prose)
     clean_conditionally(nodes, blocks, how, keep, cards or items, sums)
     return kind, nodes
+
+
+def _kept_whole(body, blocks: dict, nodes: list, cards: list, policy: Kind) -> tuple:
+    """(the root from which the page is kept whole, or None when the article's nodes are the
+    content; ``subtree_text`` of that root and of the nodes, when read, None when not). A page
+    is kept whole when its cards stand outside the article's nodes, or those hold too little of
+    its reading text (as its kind's `whole_page` says)."""
+    root = _page_root(body, cards, sum(block.size for block in blocks.values()))  # the text cards' copies left
+    held = holds(nodes, root)
+    within = None if root.tag == "body" or held else subtree_text(blocks, [root])  # read once
+    sums = None if held else subtree_text(blocks, nodes)
+    share = _reading_share(blocks, nodes, root, within, sums)
+    if cards and not holds(nodes, cards[0]) \
+            or share < LIMITS.whole_page_share and (policy.whole_page == SHARE or 0 < share < LIMITS.other_share):
+        return root, within, sums
+    return None, within, sums
+
+
+def _clean_whole(root, blocks: dict, cards: list, policy: Kind, within: dict | None) -> None:
+    """A page kept whole loses its datelines, button lines and menu trees, and, as its kind says,
+    its copies and labels; a thread is cleaned as one (`THREAD`)."""
+    if policy.posts:
+        clean_conditionally([root], blocks, THREAD, None, cards)
+        return
+    within = subtree_text(blocks, [root]) if within is None else within
+    doomed = bare_lines(blocks, within, root) + menu_trees(root, within)
+    if policy.copies:
+        doomed += repeats(blocks, within) + labels(blocks, within)
+    remove_outermost(doomed)
 
 
 def _page_root(body, cards: list, total: int):
