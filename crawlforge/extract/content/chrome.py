@@ -133,7 +133,7 @@ def hint_weight(node, thread: bool = False) -> int:
 def name_weight(name: str, node_id: str | None, thread: bool = False) -> int:
     """`hint_weight` of a node's class and id, read already."""
     strong, weak, positive, _, _ = hints(name, node_id, thread)
-    return (25 if positive else 0) - (25 if strong or weak else 0)
+    return (LIMITS.class_weight if positive else 0) - (LIMITS.class_weight if strong or weak else 0)
 
 
 def named(node, prefixes: tuple) -> bool:
@@ -170,7 +170,7 @@ def page_named(sizes: list, total: int, classes: dict | None = None) -> set:
         if not name or len(members) < LIMITS.named_cards or _THREAD_NAMED(name):
             continue  # comments hold much of a thread and its shape decides them
         weak = _classify(name)[1]
-        share = total * (LIMITS.weak_named_share if weak else 0.5)
+        share = total * (LIMITS.weak_named_share if weak else LIMITS.named_share)
         if sum(size for _, size in members) < share:
             continue  # the outermost of them hold less still: their nesting is not looked up
         sized = {node.mem_id: size for node, size in members}

@@ -191,7 +191,7 @@ def _announces(before, text) -> bool:
     if before.tag in _LISTS:
         return False
     line = text(before)
-    return (before.tag in HEADINGS or line.endswith(_COLONS) and len(line) < 300) \
+    return (before.tag in HEADINGS or line.endswith(_COLONS) and len(line) < LIMITS.colon_line) \
         and not BOILERPLATE_LINE.match(line)
 
 
@@ -249,7 +249,7 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
     for node, size, _, _ in blocks.values():
-        if size < 50 or node.mem_id not in sums or not _excerpt_end(text(node)):
+        if size < LIMITS.excerpt_text or node.mem_id not in sums or not _excerpt_end(text(node)):
             continue
         ancestor = node.parent
         while ancestor is not None and ancestor.mem_id not in root_ids:
@@ -263,7 +263,7 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     for node, count, size in excerpts.values():
         if node.mem_id in root_ids or count < 2 or size * 2 < sums[node.mem_id].size:
             continue
-        if sums[node.mem_id].size < 0.9 * sums[root_of(node, root_ids).mem_id].size:
+        if sums[node.mem_id].size < LIMITS.excerpt_share * sums[root_of(node, root_ids).mem_id].size:
             found.append(node)
     return found
 

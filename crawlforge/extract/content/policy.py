@@ -126,6 +126,15 @@ class Thresholds:
     description_probe: int = 40
     """Characters of a description's first and last lines looked for on the page."""
 
+    excerpt_text: int = 50
+    """Text from which a line ending cut off (`... […]`) is an excerpt of another post."""
+    colon_line: int = 300
+    """Text under which a line ending in a colon announces the list after it (`Buying options:`)."""
+    point_text: int = 100
+    """Characters of a block that earn it a point of score (readability's)..."""
+    length_points: int = 3
+    """...up to this many (readability's)."""
+
     # -- shares --------------------------------------------------------------------------------
     link_line: float = 0.7
     """Link text from which a line is a "read also" pointer."""
@@ -151,6 +160,16 @@ class Thresholds:
     """Share of the page's text that boxes sharing a weak chrome name (`teaser`, `footer`) hold when
     they are its content: a footer's columns of prose may hold half of a short article's page."""
 
+    named_share: float = 0.5
+    """Share of the page's text a chrome-named box (or boxes sharing its class) may hold and still
+    go: one holding more is around the content (`secondary-sticky-nav` around the page)..."""
+    content_named_share: float = 0.3
+    """...and one whose name says content too (`entry share`)."""
+    excerpt_share: float = 0.9
+    """Share of the content's text under which a box of cut-off excerpts goes: one holding more
+    is the content itself (a listing of excerpts)."""
+    lead_links: float = 0.3
+    """Link text up to which a marked lead is one, not a box of links."""
     link_bar: float = 0.2
     """Link text from which a box of the content is a link list (readability's bar)..."""
     named_link_bar: float = 0.5
@@ -174,6 +193,11 @@ class Thresholds:
     """Share of the page's text in paragraphs of prose from which it is an article."""
     dated_posts: float = 0.8
     """Share of permalinked sibling boxes that carry a date from which they are a thread's posts."""
+
+    class_weight: int = 25
+    """Score a class or id naming content adds, and one naming chrome takes (readability's)."""
+    top_candidates: int = 8
+    """Best-scored containers weighed for the winner and its rivals (readability's)."""
 
     # -- counts --------------------------------------------------------------------------------
     link_lists: int = 15

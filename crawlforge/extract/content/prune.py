@@ -251,9 +251,9 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, cod
         if cards and strong and not not_caption and node.css_first(HEADING_TAGS) is not None:
             continue  # its only chrome words name a caption
         if strong:
-            named = (node, 0.3 if positive else 0.5)
+            named = (node, LIMITS.content_named_share if positive else LIMITS.named_share)
         elif not positive and node.tag != "p":
-            named = (node, 0.5)
+            named = (node, LIMITS.named_share)
         if named is not None:
             large.append(named)
             classes[mem_id] = name

@@ -88,7 +88,7 @@ def score_candidates(blocks: dict) -> dict:
     for node, size, links, commas in blocks.values():
         if size < LIMITS.scored_block:
             continue
-        points = (1 + commas + min(size / 100, 3)) * (1 - links / size)
+        points = (1 + commas + min(size / LIMITS.point_text, LIMITS.length_points)) * (1 - links / size)
         ancestor = node if node.tag in _CONTAINERS else node.parent
         for divisor in (1, 2, 3):
             if ancestor is None:
@@ -123,7 +123,7 @@ def _body_named(attributes: dict) -> int:
     name it lacks costs more)."""
     if attributes.get("itemprop") == "articleBody" or _names_body(attributes.get("class") or "") \
             or _names_body(attributes.get("id") or ""):
-        return 25
+        return LIMITS.class_weight
     return 0
 
 
@@ -135,7 +135,7 @@ def _names_body(hint: str) -> bool:
 
 def top_candidate(scores: dict):
     """Best container after link-density discount, moved up while its parent scores higher."""
-    ranked = sorted(scores.values(), key=lambda e: e.score, reverse=True)[:8]
+    ranked = sorted(scores.values(), key=lambda e: e.score, reverse=True)[:LIMITS.top_candidates]
     best, best_score = None, 0.0
     for node, score in ranked:
         if score <= best_score:

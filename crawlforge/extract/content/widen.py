@@ -88,7 +88,7 @@ def with_rivals(best, best_score: float, scores: dict):
     it that scores nearly as high, holding a paragraph's worth of text, when that ancestor holds
     little more than the two. A page names one section its body (`field--name-body`) and the
     next section, as long, wins no bonus for its name: both are the content."""
-    ranked = heapq.nlargest(8, scores.values(), key=lambda e: e.score)
+    ranked = heapq.nlargest(LIMITS.top_candidates, scores.values(), key=lambda e: e.score)
     node, size = best, None
     for rival, score in ranked:
         if score < LIMITS.rival_score * best_score:
@@ -122,7 +122,7 @@ def lead_of(body, nodes: list):
         node = node.parent
     for candidate in _lead_candidates(body, nodes[0], chosen):
         text = candidate.text(deep=True, strip=True)
-        if not LIMITS.lead[0] <= len(text) <= LIMITS.lead[1] or link_density(candidate) > 0.3:
+        if not LIMITS.lead[0] <= len(text) <= LIMITS.lead[1] or link_density(candidate) > LIMITS.lead_links:
             continue
         node = candidate
         for _ in range(6):
