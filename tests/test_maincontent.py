@@ -3,7 +3,7 @@
 import pytest
 
 from crawlforge.extract.content.chrome import AD_LABEL, BOILERPLATE_LINE, UI_LINE
-from crawlforge.extract.content.maincontent import is_dateline
+from crawlforge.extract.content.lines import is_dateline
 from crawlforge.extract.words import pattern
 
 

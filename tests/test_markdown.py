@@ -94,7 +94,7 @@ def test_wikipedia_infobox_is_a_two_column_table_with_absolute_links():
         in markdown
     assert "| Founded | February 28, 1998; 18 years ago |" in markdown
     links = re.findall(r"\]\(([^)\s]+)", markdown)
-    assert len(links) > 300
+    assert len(links) > 250  # the article's own links; the sections' [edit] controls are chrome
     assert all(link.startswith(("https://", "http://", "mailto:")) for link in links)
     assert not any("#" in link for link in links)
 

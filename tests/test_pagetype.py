@@ -349,3 +349,8 @@ def test_posters_signatures_are_no_part_of_their_posts():
     assert "MyBB enables you to put permissions for each admin" in page.markdown
     assert "Send me a DM or PM if you want to sponsor any update" not in page.markdown  # a signature
     assert "Hello There, Guest!" not in page.markdown
+
+
+def test_every_page_kind_has_one_row_in_the_policy_table():
+    from crawlforge.extract.content.policy import KINDS
+    assert list(KINDS) == list(PAGE_TYPES)

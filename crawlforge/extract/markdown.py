@@ -11,10 +11,11 @@ from html_to_markdown import (CodeBlockStyle, ConversionOptions, HeadingStyle, H
                               InlineDataMedia, LinkStyle, ListIndentType, NewlineStyle, OutputFormat,
                               PreprocessingOptions, TierStrategy, UrlEscapeStyle, WhitespaceMode, convert)
 
-from crawlforge.extract.content.chrome import NON_CONTENT_TAGS, near_tags
+from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
+from crawlforge.extract.content.nodes import near_tags
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
-from crawlforge.extract.content.product import product_header, without_name_heading
+from crawlforge.extract.content.product import product_header, shown_name, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
 from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, utf8_html
 from crawlforge.extract.product import page_product
@@ -34,7 +35,7 @@ def _options(include_images: bool) -> ConversionOptions:
     return ConversionOptions(
         extract_metadata=False, autolinks=False, skip_images=not include_images,
         inline_data_media=InlineDataMedia.DROP_ELEMENT, preprocessing=PreprocessingOptions(enabled=False),
-        include_blockquote_citations=False, expand_abbreviations=False, bullets="-",
+        include_blockquote_citations=False, expand_abbreviations=False, bullets="-", escape_asterisks=True,
         hidden_content=HiddenContent.DROP, compact_tables=True, escape_misc=False,
         heading_style=HeadingStyle.ATX, list_indent_type=ListIndentType.SPACES,
         highlight_style=HighlightStyle.DOUBLE_EQUAL, whitespace_mode=WhitespaceMode.NORMALIZED,
@@ -96,6 +97,7 @@ def _markdown(tree, record: dict | None, url: str, include_images: bool, include
               tracking_params: tuple) -> PageContent:
     if tree.body is None:
         return PageContent("", "other")
+    record = shown_name(tree.body, record) if record is not None else None  # before pruning takes its hidden boxes
     kind, nodes = find_main_content(tree, url, record)
     markdown = _convert(nodes, document_base(tree, url), include_images, include_links, tracking_params)
     if record is None:

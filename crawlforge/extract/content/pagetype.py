@@ -14,7 +14,8 @@ from collections import Counter
 
 from selectolax.lexbor import LexborHTMLParser
 
-from crawlforge.extract.content.chrome import class_of, holds_link
+from crawlforge.extract.content.nodes import class_of, holds_link
+from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import pattern
 
@@ -29,6 +30,8 @@ _DOCS = frozenset({"TechArticle", "APIReference", "HowTo"})
 _SERVICE = frozenset({"Service", "LocalBusiness", "ProfessionalService", "FinancialService",
                       "LegalService", "MedicalBusiness", "HomeAndConstructionBusiness", "Dentist"})
 _DOCS_PATH = re.compile(rf"/(?:{pattern('docs_paths').pattern})(?:/|$|\.|-)", re.IGNORECASE)
+_POST_PATH = re.compile(rf"/(?:{pattern('post_paths').pattern})(?:/|$|\.)|/(?:19|20)\d\d/", re.IGNORECASE)
+"""A post's address: a blog's or a newsroom's folder, or a year folder (`/2025/12/`)."""
 
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
@@ -96,25 +99,31 @@ def tagged_only(types: Counter) -> bool:
 
 
 def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> str:
-    cards = shape["cards"] >= 6 and shape["card_share"]
-    if tagged and cards >= 0.5:
+    cards = shape["cards"] >= LIMITS.page_cards and shape["card_share"]
+    if tagged and cards >= LIMITS.card_share:
         return "listing"  # a category page tagged as a product: its item cards hold most of its text
     if declared in ("forum", "product", "listing"):
         return declared
-    if shape["code"] >= 2 or declared == "documentation" or _DOCS_PATH.search(url or ""):
-        if shape["code"] or declared == "documentation" or shape["prose"] >= 2:
+    posted = _POST_PATH.search(url or "") is not None  # a post's code blocks: an article about code
+    if shape["code"] >= LIMITS.code_blocks or declared == "documentation" or _DOCS_PATH.search(url or ""):
+        if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= 2):
             return "documentation"
-    if declared != "article" and cards >= 0.5:
+    if declared != "article" and cards >= LIMITS.card_share and not (shape["sections"] and _prose(shape)):
         return "listing"
-    if declared == "article" or shape["prose_share"] >= 0.6 and shape["prose"] >= 3:
+    if declared == "article" or _prose(shape) or posted and shape["code"] >= LIMITS.code_blocks:
         return "article"
-    if cards >= 0.3:
+    if cards >= LIMITS.some_card_share:
         return "listing"
-    if shape["links"] >= 0.5:  # most of its text is links
+    if shape["links"] >= LIMITS.link_share:  # most of its text is links
         return "hub"
-    if shape["headings"] >= 3 or declared == "service":
+    if shape["headings"] >= LIMITS.sections or declared == "service":
         return "service"
     return "other"
+
+
+def _prose(shape: dict) -> bool:
+    """Paragraphs of prose hold most of the page's text: an article's shape."""
+    return shape["prose_share"] >= LIMITS.prose_share and shape["prose"] >= LIMITS.article_paragraphs
 
 
 def _shape(body, total: int | None = None) -> dict:
@@ -125,12 +134,28 @@ def _shape(body, total: int | None = None) -> dict:
     for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
         found.setdefault(node.tag, []).append(node)
     prose = [len(p.text(deep=True, strip=True)) for p in found["p"]]
-    prose = [size for size in prose if size >= 150]
+    prose = [size for size in prose if size >= LIMITS.prose_paragraph]
     links = sum(len(a.text(deep=True, strip=True)) for a in found["a"])
     cards, card_text, members = _cards(body)
     return {"members": members, "code": len(found["pre"]), "prose": len(prose), "prose_share": sum(prose) / total,
             "headings": len(found["h2"]) + len(found["h3"]), "links": links / total, "cards": cards,
-            "card_share": card_text / total}
+            "card_share": card_text / total, "sections": _sections(members)}
+
+
+def _sections(members: list) -> bool:
+    """A run of `<section>`s most of which open on a heading that links nowhere: the sections
+    of one text (their headings title the text below them), where an item card's title links
+    to the item."""
+    if not members or members[0].tag != "section":
+        return False
+    headed = 0
+    for member in members:
+        heading = member.css_first(_HEADING_TAGS)
+        headed += heading is not None and not holds_link(heading)
+    return headed * 2 > len(members)
+
+
+_HEADING_TAGS = "h1, h2, h3, h4, h5, h6"
 
 
 _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "strong", "em", "b", "i"})
@@ -177,7 +202,7 @@ def _cards(body) -> tuple[int, int, list]:
     """The largest run of siblings that each hold a link: product tiles, search results,
     teasers. Returns (count, text length, the linked siblings)."""
     best = (0, 0, [])
-    for _, members in sibling_groups(body, 4):
+    for _, members in sibling_groups(body, LIMITS.card_run):
         if len(members) <= best[0]:
             continue
         linked = [m for m in members if holds_link(m)]

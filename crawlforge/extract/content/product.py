@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from crawlforge.extract.content.chrome import hidden_named
+
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 
 
@@ -66,3 +68,33 @@ def same_name(heading: str, name: str, exact: bool = False) -> bool:
     """The heading says the name: either holds the other (or equal, `exact`), spacing and case aside."""
     a, b = (re.sub(r"\W+", "", t).casefold() for t in (heading, name))
     return bool(a and b) and (a == b if exact else a in b or b in a)
+
+
+def shown_name(body, record: dict) -> dict:
+    """The record with its name as the page shows it: a name read from a heading whose text
+    holds a box hidden from sight (`<span class="visually-hidden">Details about</span>`) loses
+    that box's words, which no shopper sees."""
+    name = record.get("name")
+    if body is None or not isinstance(name, str):
+        return record
+    for heading in body.css("h1"):
+        if _squashed(heading.text(deep=True)) != _squashed(name):
+            continue
+        hidden = {node.mem_id for node in heading.css("*") if node.mem_id != heading.mem_id and hidden_named(node)}
+        if not hidden:
+            return record
+        shown = " ".join(" ".join(text for text in _shown_texts(heading, hidden)).split())
+        return {**record, "name": shown} if shown else record
+    return record
+
+
+def _shown_texts(node, hidden: set):
+    for child in node.iter(include_text=True):
+        if child.is_text_node:
+            yield child.text_content or ""
+        elif child.mem_id not in hidden:
+            yield from _shown_texts(child, hidden)
+
+
+def _squashed(text: str) -> str:
+    return " ".join(text.split()).casefold()
