@@ -69,9 +69,11 @@ def _body(path: Path) -> bytes:
 
 
 def _label_url(labels: dict, folder: Path, path: Path) -> str:
-    """The page's URL in ``labels.json`` (keyed by its name without ``.html``), else one made up."""
+    """The page's URL in ``labels.json`` (keyed by its name without ``.html``) or its
+    ``ground-truth/NAME.json`` (wcxb-dev), else one made up."""
     name = path.name.split(".html")[0]
-    label = labels.get(name)
+    truth = folder / "ground-truth" / f"{name}.json"
+    label = json.loads(truth.read_text("utf-8")) if truth.exists() else labels.get(name)
     if isinstance(label, dict) and isinstance(label.get("url"), str):
         return label["url"]
     return f"https://example.com/{path.relative_to(folder).as_posix()}"
