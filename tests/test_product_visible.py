@@ -95,6 +95,18 @@ def test_no_button_and_no_notice_is_no_state_not_in_stock():
     assert record["price"] == "9.99" and record["availability"] is None
 
 
+def test_a_disabled_buy_button_the_script_would_enable_is_in_stock():
+    record = record_of("ebay-2888.html.gz", "https://www.ebay.com/itm/335330783890")  # "Buy It Now", disabled as served
+    assert (record["availability"], record["provenance"]["availability"]) == ("InStock", "visible")
+
+
+def test_a_discontinued_notice_is_out_of_stock_and_a_first_available_date_no_stock():
+    html = page(PRODUCT / "iherb-0631-no-stock.html.gz")  # JSON-LD offers without availability
+    record = extract_product(html, "https://bg.iherb.com/pr/almondina-toastees-toasted-almond-thins-cranberry-almond-"
+                                   "5-25-oz-149-g-discontinued-item/61856")
+    assert (record["price"], record["availability"]) == ("2.88", "OutOfStock")
+
+
 # Templates and descriptions.
 
 def test_amazon_template_without_a_price_still_gives_asin_and_stock():

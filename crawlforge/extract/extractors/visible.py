@@ -64,13 +64,15 @@ class VisiblePriceExtractor(Extractor):
             heading = product_heading(tree, [node for node in marks if node.tag == "h1"])
         else:
             heading = None
-        buttons = buy_buttons(tree, [node for node in marks if node.tag != "h1"]) if need_offer or need_stock else []
+        controls = [node for node in marks if node.tag != "h1"]
+        buttons = buy_buttons(tree, controls) if need_offer or need_stock else []
         warnings: list = []
         fields = shown_offer(heading, buttons, page.url, warnings) if need_offer else {}
         if not (fields or "product_name" in found or "price" in found):
             return None  # nothing says this page sells one product
         if need_stock:
-            fields["availability"] = stock_state(page.html, buttons, found.get("availability"))
+            waiting = buy_buttons(tree, controls, disabled=True) if not buttons else []
+            fields["availability"] = stock_state(page.html, buttons, found.get("availability"), waiting)
         if "sku" not in found:
             fields["sku"] = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
         if heading is not None and "product_name" not in found:
@@ -134,17 +136,19 @@ def _is_list(tag) -> bool:
     return tag.listed or is_list_label(tag)
 
 
-def stock_state(html: str, buttons: list, declared: str | None) -> str | None:
+def stock_state(html: str, buttons: list, declared: str | None, waiting: list = ()) -> str | None:
     """InStock for an enabled buy button, else OutOfStock for an out-of-stock notice, else
-    InStock for an in-stock phrase; None when the page shows neither (a missing state is never
-    read as in stock). A notice beside a live button is one variant's, unless the markup
-    says out of stock too."""
+    InStock for a disabled buy button (``waiting``) or an in-stock phrase; None when the page
+    shows neither (a missing state is never read as in stock). A notice beside a live button
+    is one variant's, unless the markup says out of stock too. A button that still says "Add
+    to cart" but is disabled is one the page's script enables (or that waits for a size): the
+    page as served disables it, its label and the absence of a notice say it sells."""
     notice = _out_of_stock_notice(html)
     if buttons and not (notice and declared is not None):
         return "InStock"
     if notice:
         return "OutOfStock"
-    if declared is None and _in_stock_notice(html):
+    if declared is None and (waiting or _in_stock_notice(html)):
         return "InStock"
     return None
 
@@ -181,14 +185,14 @@ def shown_code(html: str, start: int = 0) -> str | None:
     return codes[0] if len(codes) == 1 else None
 
 
-def buy_buttons(tree, candidates=None) -> list:
-    """The enabled buttons or button-like links of the lexbor ``tree`` (of ``candidates``, its
-    ``_BUTTONS``) that read as a buy button."""
+def buy_buttons(tree, candidates=None, disabled: bool = False) -> list:
+    """The enabled (with ``disabled``: the disabled) buttons or button-like links of the lexbor
+    ``tree`` (of ``candidates``, its ``_BUTTONS``) that read as a buy button."""
     words = pattern("buy_buttons")
     found = []
     for button in tree.css(_BUTTONS) if candidates is None else candidates:  # not a page's thousands of links
         attributes = button.attributes
-        if "disabled" in attributes or attributes.get("aria-disabled") == "true":
+        if ("disabled" in attributes or attributes.get("aria-disabled") == "true") != disabled:
             continue
         label = " ".join((_label(button) or attributes.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
