@@ -65,6 +65,12 @@ def test_labelled_article_number_is_the_sku():
     assert (record["sku"], record["provenance"]["sku"]) == ("002.937.72", "visible")  # "Article no.: 002.937.72"
 
 
+def test_a_label_split_by_a_frameworks_comment_still_names_the_code():
+    html = page(PRODUCT / "wcxb-0625.html.gz")  # "Article number<!-- -->:</dt> <dd>BEJ22T0PL-Q11</dd>"
+    record = extract_product(html, "https://www.zalando.co.uk/bershka-faux-leather-jacket-black-bej22t0pl-q11.html")
+    assert (record["sku"], record["provenance"]["sku"]) == ("BEJ22T0PL-Q11", "visible")  # not a size's SKU of the JSON-LD
+
+
 def test_a_page_labelling_several_codes_gives_none():
     record = record_of("ikea-f94bb87d.html.gz",  # a module listing its parts' article numbers
                        "https://www.ikea.com/gb/en/p/vallentuna-sofa-bed-module-with-backrests-murum-black-s99277508/")

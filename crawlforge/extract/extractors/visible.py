@@ -27,6 +27,7 @@ CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is t
 _BUTTONS = 'button, input[type="submit"], input[type="button"], a[role="button"], a[class*="btn"], a[class*="button"]'
 BOX_LEVELS = 8  # ancestors of a buy button searched for its price: the buy box, not the page
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
+_COMMENTS = r"(?:<!--[^>]*-->\s*)*"  # a framework's empty comments split what the page shows ("Code<!-- -->:")
 # Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
 # a word every hint of a group holds and what comes right before and after it: a page is searched
 # once per group, each place the word is found tested there (a page without any, an article, is
@@ -224,7 +225,7 @@ def _in_stock_notice(html: str) -> bool:
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#：-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
+    return re.compile(rf">\s*(?:{labels})\s*{_COMMENTS}[:#：-]?\s*(?:(?:</?[a-zA-Z][^>]*>|<!--[^>]*-->)\s*){{0,8}}{_CODE}\s*<")
 
 
 @lru_cache(maxsize=1)
