@@ -46,6 +46,18 @@ def test_shipping_added_after_the_price_is_not_the_price():
     assert (record["price"], record["currency"]) == ("11.19", "GBP")
 
 
+def test_a_json_ld_product_without_offers_takes_the_price_under_its_heading():
+    html = page(PRODUCT / "wcxb-3061.html.gz")  # JSON-LD Product, no offers; "From $1099" under the h1, no buy button
+    record = extract_product(html, "https://www.apple.com/macbook-air/")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("1099", "USD", "visible")
+    assert record["provenance"]["name"] == "json-ld" and record["is_product"] is True
+
+
+def test_without_the_markup_naming_a_product_a_price_and_no_buy_button_is_no_offer():
+    record = record_of("apple-3061.html.gz", "https://www.apple.com/macbook-air/")  # the same page, markup stripped
+    assert record["price"] is None and record["is_product"] is False
+
+
 def test_a_listings_first_card_is_no_product():
     html = page(PRODUCT / "wcxb-0659.html.gz")  # a shop page: a grid of cups, each with its price and button
     record = extract_product(html, "https://jococups.com/shop/")

@@ -68,7 +68,7 @@ class VisiblePriceExtractor(Extractor):
         controls = [node for node in marks if node.tag != "h1"]
         buttons = buy_buttons(tree, controls) if need_offer or need_stock else []
         warnings: list = []
-        fields = shown_offer(heading, buttons, page.url, warnings) if need_offer else {}
+        fields = shown_offer(heading, buttons, page.url, warnings, "product_name" in found) if need_offer else {}
         if not (fields or "product_name" in found or "price" in found):
             return None  # nothing says this page sells one product
         if need_stock:
@@ -81,9 +81,11 @@ class VisiblePriceExtractor(Extractor):
         return Finding(structured_data=values.compact(fields), warnings=warnings)
 
 
-def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
+def shown_offer(heading, buttons: list, url: str, warnings: list, named: bool = False) -> dict:
     """Price, currency and list price shown under the product's heading, else in the box of its
-    first buy button; {} when neither shows one, or a listing's many prices."""
+    first buy button; {} when neither shows one, or a listing's many prices. A page whose markup
+    ``named`` a product (a schema.org Product without offers) needs no buy button to say the
+    first price under its heading is an offer: the markup has said what the page is."""
     tags = tags_after(heading) if heading is not None else []
     offer = _selling(tags)
     if offer is None and buttons:
@@ -96,7 +98,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     selling, listed = offer
     if in_card(selling.element, heading):
         return {}  # the first card of a listing or a carousel
-    if not buttons and not (selling.marked and selling.at <= CLOSE_TEXT):
+    if not (buttons or named or (selling.marked and selling.at <= CLOSE_TEXT)):
         return {}  # no buy button, no price class, not right under the heading: not an offer
     others = Counter(code for code in (currency_code(tag.currency, url) for tag in tags) if code)
     currency = currency_code(selling.currency, url) or (others.most_common(1)[0][0] if others else None)
