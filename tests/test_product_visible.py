@@ -64,6 +64,12 @@ def test_a_listings_first_card_is_no_product():
     assert record["price"] is None and record["is_product"] is False
 
 
+def test_a_listing_priced_in_a_currency_of_letters_is_no_product():
+    html = page(PRODUCT / "wcxb-4280.html.gz")  # a grid of dashcams at "лв1201,45", one card with a "Pre-Order Now" button
+    record = extract_product(html, "https://www.thedashcamstore.com/4k-dashcams/")
+    assert record["price"] is None and record["is_product"] is False
+
+
 def test_an_article_with_a_product_widget_is_no_product():
     html = page(PRODUCT / "wcxb-4810.html.gz")  # a blog post with two priced product cards inside
     record = extract_product(html, "https://us.3itech.com/blogs/news/how-does-robot-vacuum-mapping-work")

@@ -297,6 +297,10 @@ def _currencies() -> dict:
 
 @lru_cache(maxsize=1)
 def _money_pattern() -> re.Pattern:
-    """An amount touching a currency symbol or code, either side."""
-    marks = "|".join(re.escape(symbol) for symbol in sorted(_currencies(), key=len, reverse=True) if not symbol.isalpha())
-    return re.compile(rf"(?:{marks}|\b[A-Z]{{3}})\s?\d|\d\s?(?:{marks}|[A-Z]{{3}}\b)", re.I)
+    """An amount touching a currency symbol or code, either side. A symbol of letters ("лв", "kr",
+    "zł") counts as a whole word of two or more letters ("лв1201,45", "100 kr"), not inside one."""
+    symbols = sorted(_currencies(), key=len, reverse=True)
+    marks = "|".join(re.escape(symbol) for symbol in symbols if not symbol.rstrip(".").isalpha())
+    words = "|".join(re.escape(symbol) for symbol in symbols if symbol.rstrip(".").isalpha() and len(symbol) > 1)
+    return re.compile(rf"(?:{marks}|\b[A-Z]{{3}}|(?<!\w)(?:{words}))\s?\d|\d\s?(?:{marks}|[A-Z]{{3}}\b|(?:{words})(?!\w))",
+                      re.I)
