@@ -70,6 +70,12 @@ def test_a_listing_priced_in_a_currency_of_letters_is_no_product():
     assert record["price"] is None and record["is_product"] is False
 
 
+def test_a_price_filters_option_is_no_price():
+    html = page(PRODUCT / "wcxb-4158.html.gz")  # a category of two bread makers; "Under $250" is a filter's radio label
+    record = extract_product(html, "https://www.cuisinart.com/shopping/appliances/bread-makers/")
+    assert record["price"] is None and record["is_product"] is False
+
+
 def test_an_article_with_a_product_widget_is_no_product():
     html = page(PRODUCT / "wcxb-4810.html.gz")  # a blog post with two priced product cards inside
     record = extract_product(html, "https://us.3itech.com/blogs/news/how-does-robot-vacuum-mapping-work")
