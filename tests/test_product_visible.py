@@ -41,6 +41,11 @@ def test_comma_decimal_price_of_a_finnish_page():
     assert (record["price"], record["currency"]) == ("74.95", "EUR")
 
 
+def test_a_b_stock_offer_in_the_buy_box_is_not_the_price():
+    record = record_of("thomann-2947.html.gz", "https://www.thomann.de/gb/fender_player_ii_strat_rw_bcg.htm")
+    assert (record["price"], record["currency"]) == ("675", "GBP")  # not "B-Stock available from £585"
+
+
 def test_shipping_added_after_the_price_is_not_the_price():
     record = record_of("ebay-361022ee.html.gz", "https://www.ebay.ca/itm/123808916008")  # "GBP 11.19 +GBP 2.00 shipping"
     assert (record["price"], record["currency"]) == ("11.19", "GBP")
