@@ -100,6 +100,18 @@ def test_a_label_split_by_a_frameworks_comment_still_names_the_code():
     assert (record["sku"], record["provenance"]["sku"]) == ("BEJ22T0PL-Q11", "visible")  # not a size's SKU of the JSON-LD
 
 
+def test_a_labelled_item_number_without_a_shown_price_is_still_the_sku():
+    record = record_of("ebay-5cea6e89.html.gz", "https://www.ebay.ie/itm/114532738197")  # an ended auction, no offer
+    assert (record["sku"], record["provenance"]["sku"]) == ("114532738197", "visible")  # "eBay item number: ..."
+    assert record["price"] is None and record["is_product"] is False  # no offer shown: no product record
+
+
+def test_an_article_quoting_prices_gets_no_code_or_stock():
+    html = page(PRODUCT / "wcxb-4810.html.gz")
+    record = extract_product(html, "https://us.3itech.com/blogs/news/how-does-robot-vacuum-mapping-work")
+    assert (record["sku"], record["availability"]) == (None, None)
+
+
 def test_a_page_labelling_several_codes_gives_none():
     record = record_of("ikea-f94bb87d.html.gz",  # a module listing its parts' article numbers
                        "https://www.ikea.com/gb/en/p/vallentuna-sofa-bed-module-with-backrests-murum-black-s99277508/")

@@ -69,13 +69,19 @@ class VisiblePriceExtractor(Extractor):
         buttons = buy_buttons(tree, controls) if need_offer or need_stock else []
         warnings: list = []
         fields = shown_offer(heading, buttons, page.url, warnings, "product_name" in found) if need_offer else {}
+        body = page.head_end if page.head_end < len(page.html) else 0
         if not (fields or "product_name" in found or "price" in found):
-            return None  # nothing says this page sells one product
+            # No offer shown: a heading and one labelled product code ("Item #", "SKU:") still say
+            # the page is one item's (an ended auction, a classified ad, a price drawn by script).
+            code = shown_code(page.html, body) if heading is not None and "sku" not in found else None
+            if code is None:
+                return None  # nothing says this page is about one product
+            fields = {"sku": code}
         if need_stock:
             waiting = buy_buttons(tree, controls, disabled=True) if not buttons else []
             fields["availability"] = stock_state(page.html, buttons, found.get("availability"), waiting)
-        if "sku" not in found:
-            fields["sku"] = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
+        if "sku" not in found and "sku" not in fields:
+            fields["sku"] = shown_code(page.html, body)
         if heading is not None and "product_name" not in found:
             fields["product_name"] = _words(heading)
         return Finding(structured_data=values.compact(fields), warnings=warnings)
