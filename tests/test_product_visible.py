@@ -41,14 +41,43 @@ def test_comma_decimal_price_of_a_finnish_page():
     assert (record["price"], record["currency"]) == ("74.95", "EUR")
 
 
+def test_a_b_stock_offer_in_the_buy_box_is_not_the_price():
+    record = record_of("thomann-2947.html.gz", "https://www.thomann.de/gb/fender_player_ii_strat_rw_bcg.htm")
+    assert (record["price"], record["currency"]) == ("675", "GBP")  # not "B-Stock available from £585"
+
+
 def test_shipping_added_after_the_price_is_not_the_price():
     record = record_of("ebay-361022ee.html.gz", "https://www.ebay.ca/itm/123808916008")  # "GBP 11.19 +GBP 2.00 shipping"
     assert (record["price"], record["currency"]) == ("11.19", "GBP")
 
 
+def test_a_json_ld_product_without_offers_takes_the_price_under_its_heading():
+    html = page(PRODUCT / "wcxb-3061.html.gz")  # JSON-LD Product, no offers; "From $1099" under the h1, no buy button
+    record = extract_product(html, "https://www.apple.com/macbook-air/")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("1099", "USD", "visible")
+    assert record["provenance"]["name"] == "json-ld" and record["is_product"] is True
+
+
+def test_without_the_markup_naming_a_product_a_price_and_no_buy_button_is_no_offer():
+    record = record_of("apple-3061.html.gz", "https://www.apple.com/macbook-air/")  # the same page, markup stripped
+    assert record["price"] is None and record["is_product"] is False
+
+
 def test_a_listings_first_card_is_no_product():
     html = page(PRODUCT / "wcxb-0659.html.gz")  # a shop page: a grid of cups, each with its price and button
     record = extract_product(html, "https://jococups.com/shop/")
+    assert record["price"] is None and record["is_product"] is False
+
+
+def test_a_listing_priced_in_a_currency_of_letters_is_no_product():
+    html = page(PRODUCT / "wcxb-4280.html.gz")  # a grid of dashcams at "лв1201,45", one card with a "Pre-Order Now" button
+    record = extract_product(html, "https://www.thedashcamstore.com/4k-dashcams/")
+    assert record["price"] is None and record["is_product"] is False
+
+
+def test_a_price_filters_option_is_no_price():
+    html = page(PRODUCT / "wcxb-4158.html.gz")  # a category of two bread makers; "Under $250" is a filter's radio label
+    record = extract_product(html, "https://www.cuisinart.com/shopping/appliances/bread-makers/")
     assert record["price"] is None and record["is_product"] is False
 
 
@@ -63,6 +92,24 @@ def test_an_article_with_a_product_widget_is_no_product():
 def test_labelled_article_number_is_the_sku():
     record = record_of("ikea-0666abeb.html.gz", "https://www.ikea.com/gb/en/p/moeckelby-table-oak-00293772/")
     assert (record["sku"], record["provenance"]["sku"]) == ("002.937.72", "visible")  # "Article no.: 002.937.72"
+
+
+def test_a_label_split_by_a_frameworks_comment_still_names_the_code():
+    html = page(PRODUCT / "wcxb-0625.html.gz")  # "Article number<!-- -->:</dt> <dd>BEJ22T0PL-Q11</dd>"
+    record = extract_product(html, "https://www.zalando.co.uk/bershka-faux-leather-jacket-black-bej22t0pl-q11.html")
+    assert (record["sku"], record["provenance"]["sku"]) == ("BEJ22T0PL-Q11", "visible")  # not a size's SKU of the JSON-LD
+
+
+def test_a_labelled_item_number_without_a_shown_price_is_still_the_sku():
+    record = record_of("ebay-5cea6e89.html.gz", "https://www.ebay.ie/itm/114532738197")  # an ended auction, no offer
+    assert (record["sku"], record["provenance"]["sku"]) == ("114532738197", "visible")  # "eBay item number: ..."
+    assert record["price"] is None and record["is_product"] is False  # no offer shown: no product record
+
+
+def test_an_article_quoting_prices_gets_no_code_or_stock():
+    html = page(PRODUCT / "wcxb-4810.html.gz")
+    record = extract_product(html, "https://us.3itech.com/blogs/news/how-does-robot-vacuum-mapping-work")
+    assert (record["sku"], record["availability"]) == (None, None)
 
 
 def test_a_page_labelling_several_codes_gives_none():
@@ -93,6 +140,18 @@ def test_no_button_and_no_notice_is_no_state_not_in_stock():
     record = record_of("supernaturalkitchen-0611.html.gz",
                        "https://www.supernaturalkitchen.com/shop-supernatural/natural-plant-based-food-coloring")
     assert record["price"] == "9.99" and record["availability"] is None
+
+
+def test_a_disabled_buy_button_the_script_would_enable_is_in_stock():
+    record = record_of("ebay-2888.html.gz", "https://www.ebay.com/itm/335330783890")  # "Buy It Now", disabled as served
+    assert (record["availability"], record["provenance"]["availability"]) == ("InStock", "visible")
+
+
+def test_a_discontinued_notice_is_out_of_stock_and_a_first_available_date_no_stock():
+    html = page(PRODUCT / "iherb-0631-no-stock.html.gz")  # JSON-LD offers without availability
+    record = extract_product(html, "https://bg.iherb.com/pr/almondina-toastees-toasted-almond-thins-cranberry-almond-"
+                                   "5-25-oz-149-g-discontinued-item/61856")
+    assert (record["price"], record["availability"]) == ("2.88", "OutOfStock")
 
 
 # Templates and descriptions.

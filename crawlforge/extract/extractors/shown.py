@@ -33,6 +33,7 @@ CARD_LEVELS = 12  # ancestors of a price tag tested as a list's card
 _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "select", "option", "-comment", "button", "svg"}
 _STRUCK = {"del", "s", "strike"}
+_NOT_OFFERS = {"a", "label"}  # another item's link; a form control's caption (a price filter's "Under $250")
 _CONTAINERS = {"body", "html", "main", "form", "section", "article", "table", "tr", "ul", "ol", "li"}  # hold items
 _AMOUNT = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]*\d)?")
 _WORD = re.compile(r"\w+")
@@ -146,13 +147,13 @@ def _joined_cents(element, text: str) -> str:
 
 def _price_element(element):
     """The largest element from ``element`` up whose text is short and holds one amount; None
-    for a text in a link (another item's card), a control or a long block."""
+    for a text in a link (another item's card), a control or its label (a filter), or a long block."""
     best = None
     node = element
     for _ in range(4):
         if node is None or not node.is_element_node or node.tag in _SKIPPED or node.tag in _CONTAINERS:
             break
-        if node.tag == "a":
+        if node.tag in _NOT_OFFERS:
             return None
         text = node.text(deep=True)
         if len(text.strip()) > MAX_PRICE_TEXT or len(_AMOUNT.findall(text)) != 1:
@@ -297,6 +298,10 @@ def _currencies() -> dict:
 
 @lru_cache(maxsize=1)
 def _money_pattern() -> re.Pattern:
-    """An amount touching a currency symbol or code, either side."""
-    marks = "|".join(re.escape(symbol) for symbol in sorted(_currencies(), key=len, reverse=True) if not symbol.isalpha())
-    return re.compile(rf"(?:{marks}|\b[A-Z]{{3}})\s?\d|\d\s?(?:{marks}|[A-Z]{{3}}\b)", re.I)
+    """An amount touching a currency symbol or code, either side. A symbol of letters ("лв", "kr",
+    "zł") counts as a whole word of two or more letters ("лв1201,45", "100 kr"), not inside one."""
+    symbols = sorted(_currencies(), key=len, reverse=True)
+    marks = "|".join(re.escape(symbol) for symbol in symbols if not symbol.rstrip(".").isalpha())
+    words = "|".join(re.escape(symbol) for symbol in symbols if symbol.rstrip(".").isalpha() and len(symbol) > 1)
+    return re.compile(rf"(?:{marks}|\b[A-Z]{{3}}|(?<!\w)(?:{words}))\s?\d|\d\s?(?:{marks}|[A-Z]{{3}}\b|(?:{words})(?!\w))",
+                      re.I)

@@ -28,6 +28,7 @@ CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is t
 _BUTTONS = 'button, input[type="submit"], input[type="button"], a[role="button"], a[class*="btn"], a[class*="button"]'
 BOX_LEVELS = 8  # ancestors of a buy button searched for its price: the buy box, not the page
 _CODE = r"([A-Za-z0-9][\w./-]{2,39})"
+_COMMENTS = r"(?:<!--[^>]*-->\s*)*"  # a framework's empty comments split what the page shows ("Code<!-- -->:")
 # Markup that names a product ("Product", schema.org/Product, product:price, itemprop="price"), as
 # a word every hint of a group holds and what comes right before and after it: a page is searched
 # once per group, each place the word is found tested there (a page without any, an article, is
@@ -65,23 +66,33 @@ class VisiblePriceExtractor(Extractor):
             heading = product_heading(tree, [node for node in marks if node.tag == "h1"])
         else:
             heading = None
-        buttons = buy_buttons(tree, [node for node in marks if node.tag != "h1"]) if need_offer or need_stock else []
+        controls = [node for node in marks if node.tag != "h1"]
+        buttons = buy_buttons(tree, controls) if need_offer or need_stock else []
         warnings: list = []
-        fields = shown_offer(heading, buttons, page.url, warnings) if need_offer else {}
+        fields = shown_offer(heading, buttons, page.url, warnings, "product_name" in found) if need_offer else {}
+        body = page.head_end if page.head_end < len(page.html) else 0
         if not (fields or "product_name" in found or "price" in found):
-            return None  # nothing says this page sells one product
+            # No offer shown: a heading and one labelled product code ("Item #", "SKU:") still say
+            # the page is one item's (an ended auction, a classified ad, a price drawn by script).
+            code = shown_code(page.html, body) if heading is not None and "sku" not in found else None
+            if code is None:
+                return None  # nothing says this page is about one product
+            fields = {"sku": code}
         if need_stock:
-            fields["availability"] = stock_state(page.html, buttons, found.get("availability"))
-        if "sku" not in found:
-            fields["sku"] = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
+            waiting = buy_buttons(tree, controls, disabled=True) if not buttons else []
+            fields["availability"] = stock_state(page.html, buttons, found.get("availability"), waiting)
+        if "sku" not in found and "sku" not in fields:
+            fields["sku"] = shown_code(page.html, body)
         if heading is not None and "product_name" not in found:
             fields["product_name"] = _words(heading)
         return Finding(structured_data=values.compact(fields), warnings=warnings)
 
 
-def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
+def shown_offer(heading, buttons: list, url: str, warnings: list, named: bool = False) -> dict:
     """Price, currency and list price shown under the product's heading, else in the box of its
-    first buy button; {} when neither shows one, or a listing's many prices."""
+    first buy button; {} when neither shows one, or a listing's many prices. A page whose markup
+    ``named`` a product (a schema.org Product without offers) needs no buy button to say the
+    first price under its heading is an offer: the markup has said what the page is."""
     tags = tags_after(heading) if heading is not None else []
     offer = _selling(tags)
     if offer is None and buttons:
@@ -94,7 +105,7 @@ def shown_offer(heading, buttons: list, url: str, warnings: list) -> dict:
     selling, listed = offer
     if in_card(selling.element, heading):
         return {}  # the first card of a listing or a carousel
-    if not buttons and not (selling.marked and selling.at <= CLOSE_TEXT):
+    if not (buttons or named or (selling.marked and selling.at <= CLOSE_TEXT)):
         return {}  # no buy button, no price class, not right under the heading: not an offer
     others = Counter(code for code in (currency_code(tag.currency, url) for tag in tags) if code)
     currency = currency_code(selling.currency, url) or (others.most_common(1)[0][0] if others else None)
@@ -135,17 +146,19 @@ def _is_list(tag) -> bool:
     return tag.listed or is_list_label(tag)
 
 
-def stock_state(html: str, buttons: list, declared: str | None) -> str | None:
+def stock_state(html: str, buttons: list, declared: str | None, waiting: list = ()) -> str | None:
     """InStock for an enabled buy button, else OutOfStock for an out-of-stock notice, else
-    InStock for an in-stock phrase; None when the page shows neither (a missing state is never
-    read as in stock). A notice beside a live button is one variant's, unless the markup
-    says out of stock too."""
+    InStock for a disabled buy button (``waiting``) or an in-stock phrase; None when the page
+    shows neither (a missing state is never read as in stock). A notice beside a live button
+    is one variant's, unless the markup says out of stock too. A button that still says "Add
+    to cart" but is disabled is one the page's script enables (or that waits for a size): the
+    page as served disables it, its label and the absence of a notice say it sells."""
     notice = _out_of_stock_notice(html)
     if buttons and not (notice and declared is not None):
         return "InStock"
     if notice:
         return "OutOfStock"
-    if declared is None and _in_stock_notice(html):
+    if declared is None and (waiting or _in_stock_notice(html)):
         return "InStock"
     return None
 
@@ -181,14 +194,14 @@ def shown_code(html: str, start: int = 0) -> str | None:
     return codes[0] if len(codes) == 1 else None
 
 
-def buy_buttons(tree, candidates=None) -> list:
-    """The enabled buttons or button-like links of the lexbor ``tree`` (of ``candidates``, its
-    ``_BUTTONS``) that read as a buy button."""
+def buy_buttons(tree, candidates=None, disabled: bool = False) -> list:
+    """The enabled (with ``disabled``: the disabled) buttons or button-like links of the lexbor
+    ``tree`` (of ``candidates``, its ``_BUTTONS``) that read as a buy button."""
     words = pattern("buy_buttons")
     found = []
     for button in tree.css(_BUTTONS) if candidates is None else candidates:  # not a page's thousands of links
         attributes = button.attributes
-        if "disabled" in attributes or attributes.get("aria-disabled") == "true":
+        if ("disabled" in attributes or attributes.get("aria-disabled") == "true") != disabled:
             continue
         label = " ".join((_label(button) or attributes.get("value") or "").split())
         if len(label) <= MAX_PRICE_TEXT and words.search(label):
@@ -220,7 +233,7 @@ def _in_stock_notice(html: str) -> bool:
 @lru_cache(maxsize=1)
 def _code_pattern() -> re.Pattern:
     labels = pattern("product_code_labels").pattern
-    return re.compile(rf">\s*(?:{labels})\s*[:#：-]?\s*(?:</?[a-zA-Z][^>]*>\s*){{0,8}}{_CODE}\s*<")
+    return re.compile(rf">\s*(?:{labels})\s*{_COMMENTS}[:#：-]?\s*(?:(?:</?[a-zA-Z][^>]*>|<!--[^>]*-->)\s*){{0,8}}{_CODE}\s*<")
 
 
 @lru_cache(maxsize=1)
