@@ -75,7 +75,9 @@ def test_two_workers_share_one_queue_and_export_every_page_once(fixture_server, 
     feeds = [[item["url"] for item in read_jsonl(items)] for _, items in workers]
     everything = feeds[0] + feeds[1]
     assert sorted(everything) == sorted(fixture_server.url(f"/_gen/{TOTAL}/{i}") for i in range(TOTAL))
-    assert all(len(feed) >= 5 for feed in feeds), [len(feed) for feed in feeds]
+    # both took part; how the pages split between them is the machine's timing (118/2 seen on a
+    # loaded machine), so no share is asserted
+    assert all(feeds), [len(feed) for feed in feeds]
     stats = [json.loads((tmp_path / f"worker{n}" / "stats.json").read_text()) for n in (1, 2)]
     assert sum(s.get("redis/seeds", 0) for s in stats) == 1
     assert sum(s["scheduler/dequeued/redis"] for s in stats) >= TOTAL
