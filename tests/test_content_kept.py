@@ -70,6 +70,32 @@ def test_a_line_of_button_words_outside_a_heading_is_untouched_by_the_heading_ru
     assert "Firefox has approximately 10-11% of worldwide" in markdown
 
 
+# -- the page's title opens its markdown ------------------------------------------------------------
+
+def test_wikipedia_opens_with_its_title_standing_above_the_content():
+    # `h1#firstHeading` sits outside the box the article's text is in
+    markdown = html_to_markdown(WIKIPEDIA.read_text(encoding="utf-8"), WIKIPEDIA_URL)
+    assert markdown.startswith("# Mozilla\n")
+    assert markdown.count("# Mozilla\n") == 1
+
+
+def test_content_opening_with_its_title_gets_no_second_title():
+    url = "https://defence.pk/threads/how-close-is-chinas-euv-project-to-eliminating-asmls-monopoly.783768"
+    markdown = html_to_markdown(pagetype("wcxb-0403.html.gz"), url)
+    assert markdown.startswith("### How close is China’s EUV project to eliminating ASML’s monopoly?")
+    assert markdown.count("How close is China’s EUV project to eliminating ASML’s monopoly?") == 1
+
+
+def test_an_h1_naming_the_site_opens_no_markdown():
+    markdown = html_to_markdown(pagetype("wcxb-0536.html.gz"), "https://forums.virtualbox.org/viewtopic.php?t=112320")
+    assert markdown.startswith("## [Discuss the VirtualBox 7.1.0 release here]")
+    assert "# virtualbox.org" not in markdown
+
+
+def test_a_listings_h1_is_left_where_its_cards_stand():
+    assert not html_to_markdown(pagetype("wcxb-0082.html.gz"), NEWS_URL).startswith("# ")
+
+
 # -- a visually-hidden box is no part of the name shown ---------------------------------------------
 
 def test_visually_hidden_prefix_is_no_part_of_the_product_name():
