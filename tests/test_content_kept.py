@@ -48,9 +48,20 @@ def test_news_listing_keeps_each_cards_linked_headline_and_teaser():
     assert "High-impact tutoring has emerged as one form that researchers have shown" in page.markdown
 
 
-def test_a_cards_source_link_line_is_no_headline_and_still_goes():
-    # not a heading, no title: the headline rule does not fire on the card's source link line
-    assert "Chalkbeat Philadelphia" not in html_to_markdown(pagetype("wcxb-0082.html.gz"), NEWS_URL)
+def test_a_cards_date_and_source_line_is_its_own_line_not_a_headline():
+    markdown = html_to_markdown(pagetype("wcxb-0082.html.gz"), NEWS_URL)
+    lines = [line.strip() for line in markdown.splitlines()]
+    line = next(line for line in lines if line.startswith("12/09/2025 | "))
+    assert "[Chalkbeat Philadelphia](https://www.chalkbeat.org/philadelphia/2025/12/09/" in line
+    assert lines.index(line) > next(i for i, text in enumerate(lines) if "Philadelphia’s tutoring program" in text)
+    assert not any(line.startswith("#") and "Chalkbeat" in line for line in lines)  # no headline
+
+
+def test_dates_outside_a_run_of_headed_cards_are_still_chrome():
+    # an article's dated comments are no run of cards with linked headlines: their dates go
+    markdown = html_to_markdown(pagetype("wcxb-0189.html.gz"),
+                                "https://theluxurytravelexpert.com/best-luxury-hotel-brands/")
+    assert "May 26, 2014" not in markdown and "October 16, 2017" not in markdown
 
 
 # -- a heading's text stays, the control inside it goes -------------------------------------------

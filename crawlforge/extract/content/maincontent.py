@@ -13,7 +13,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.cards import (drop_card_copies, is_article, item_sized, other_items,
-                                              picture_links)
+                                              picture_links, restore_dates)
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.clean import clean_conditionally
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
@@ -37,6 +37,7 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
         and tree.body is not None else None
     h1 = page_title(tree) if product is None else None  # a product's markdown opens with its name
     kind, nodes = _main_content(tree, url, product is not None and _titled(tree, product.get("name")))
+    restore_dates(nodes)
     title = missing_title(tree, h1, nodes, url) if KINDS[kind].title else None
     if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
         nodes = [_fragment(shown[0])] + nodes
