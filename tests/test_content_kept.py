@@ -48,9 +48,20 @@ def test_news_listing_keeps_each_cards_linked_headline_and_teaser():
     assert "High-impact tutoring has emerged as one form that researchers have shown" in page.markdown
 
 
-def test_a_cards_source_link_line_is_no_headline_and_still_goes():
-    # not a heading, no title: the headline rule does not fire on the card's source link line
-    assert "Chalkbeat Philadelphia" not in html_to_markdown(pagetype("wcxb-0082.html.gz"), NEWS_URL)
+def test_a_cards_date_and_source_line_is_its_own_line_not_a_headline():
+    markdown = html_to_markdown(pagetype("wcxb-0082.html.gz"), NEWS_URL)
+    lines = [line.strip() for line in markdown.splitlines()]
+    line = next(line for line in lines if line.startswith("12/09/2025 | "))
+    assert "[Chalkbeat Philadelphia](https://www.chalkbeat.org/philadelphia/2025/12/09/" in line
+    assert lines.index(line) > next(i for i, text in enumerate(lines) if "Philadelphia’s tutoring program" in text)
+    assert not any(line.startswith("#") and "Chalkbeat" in line for line in lines)  # no headline
+
+
+def test_a_cards_bare_date_still_goes():
+    # news.mit.edu's cards: a date alone in its box, no source beside it, is nothing a reader reads
+    markdown = html_to_markdown(pagetype("wcxb-0729.html.gz"), "https://news.mit.edu/topic/software")
+    assert "New AI agent learns to use CAD to create 3D objects from sketches" in markdown
+    assert "December 1, 2025" not in markdown and "November 19, 2025" not in markdown
 
 
 # -- a heading's text stays, the control inside it goes -------------------------------------------
@@ -68,6 +79,32 @@ def test_a_line_of_button_words_outside_a_heading_is_untouched_by_the_heading_ru
     # the Wikipedia infobox and its body text keep words like "Share" / "edit" where they are prose
     markdown = html_to_markdown(WIKIPEDIA.read_text(encoding="utf-8"), WIKIPEDIA_URL)
     assert "Firefox has approximately 10-11% of worldwide" in markdown
+
+
+# -- the page's title opens its markdown ------------------------------------------------------------
+
+def test_wikipedia_opens_with_its_title_standing_above_the_content():
+    # `h1#firstHeading` sits outside the box the article's text is in
+    markdown = html_to_markdown(WIKIPEDIA.read_text(encoding="utf-8"), WIKIPEDIA_URL)
+    assert markdown.startswith("# Mozilla\n")
+    assert markdown.count("# Mozilla\n") == 1
+
+
+def test_content_opening_with_its_title_gets_no_second_title():
+    url = "https://defence.pk/threads/how-close-is-chinas-euv-project-to-eliminating-asmls-monopoly.783768"
+    markdown = html_to_markdown(pagetype("wcxb-0403.html.gz"), url)
+    assert markdown.startswith("### How close is China’s EUV project to eliminating ASML’s monopoly?")
+    assert markdown.count("How close is China’s EUV project to eliminating ASML’s monopoly?") == 1
+
+
+def test_an_h1_naming_the_site_opens_no_markdown():
+    markdown = html_to_markdown(pagetype("wcxb-0536.html.gz"), "https://forums.virtualbox.org/viewtopic.php?t=112320")
+    assert markdown.startswith("## [Discuss the VirtualBox 7.1.0 release here]")
+    assert "# virtualbox.org" not in markdown
+
+
+def test_a_listings_h1_is_left_where_its_cards_stand():
+    assert not html_to_markdown(pagetype("wcxb-0082.html.gz"), NEWS_URL).startswith("# ")
 
 
 # -- a visually-hidden box is no part of the name shown ---------------------------------------------

@@ -3,6 +3,7 @@ written as one link turned into a line of text with its picture."""
 
 from crawlforge.extract.content.nodes import (BLOCK_TAGS, holding_any, holds_any, holds_link, outermost,
                                               remove_outermost, with_ancestors)
+from crawlforge.extract.content.lines import is_dateline
 from crawlforge.extract.content.pagetype import sibling_groups
 from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
@@ -110,3 +111,80 @@ def is_article(nodes: list, cards: list) -> bool:
                 else:
                     beside += 1
     return beside > LIMITS.article_prose or beside + within > len(cards)
+
+
+_SET_ASIDE = "data-card-date"
+
+
+def set_aside_dates(body) -> set:
+    """The dates of a run of dated cards (`card_dates`), their mem_ids returned, are emptied,
+    their text set aside on them: kept for the cards they stand in, read by no step that weighs
+    the page's text (their text and links would change the page's kind and its root)."""
+    dates = card_dates(body)
+    for time in (node for node in body.css("time") if node.mem_id in dates):
+        text = time.text(deep=True, separator=" ", strip=True)
+        for child in list(time.iter(include_text=True)):
+            child.decompose()
+        time.attrs[_SET_ASIDE] = text
+    return dates
+
+
+def restore_dates(nodes: list) -> None:
+    """The dates `set_aside_dates` emptied get their text back in the content chosen, where
+    their line (a block holding no other block) says more than the date (its source, its
+    author): a bare date is nothing a reader reads, in a card as in an article
+    (`lines.is_bare_line`)."""
+    for root in nodes:
+        for time in root.css(f"time[{_SET_ASIDE}]"):
+            text = time.attrs[_SET_ASIDE]
+            line = time.parent
+            while line is not None and line.tag not in BLOCK_TAGS and line.mem_id != root.mem_id:
+                line = line.parent
+            if not text or line is None or not line.text(deep=True, strip=True) \
+                    or any(child.tag in BLOCK_TAGS for child in line.iter()):  # the date alone in a box
+                time.decompose()
+                continue
+            del time.attrs[_SET_ASIDE]
+            time.insert_child(text)
+            if line.mem_id != root.mem_id and is_dateline(line.text(deep=True, separator=" ", strip=True)):
+                line.decompose()  # `Updated <time>`: a date line still
+
+
+def card_dates(body) -> set:
+    """mem_ids of the `<time>`s of a run of dated cards (`LIMITS.card_run` siblings or more of
+    one tag, each holding a heading that links and a `<time>`): a news listing's dates, each its
+    card's own. A `<time>` elsewhere (an article's date, a sidebar's) is chrome."""
+    times = body.css("time")
+    if len(times) < LIMITS.card_run:
+        return set()
+    runs = {}  # a parent's mem_id: the times of its children, by child
+    for time in times:
+        card = time
+        while card.parent is not None and card.parent.tag not in ("body", "html"):
+            parent = card.parent
+            if parent.mem_id not in runs:
+                runs[parent.mem_id] = _dated_run(parent)
+            if card.mem_id in runs[parent.mem_id]:
+                break
+            card = parent
+    return {time.mem_id for run in runs.values() for card in run.values() for time in card}
+
+
+def _dated_run(parent) -> dict:
+    """{card's mem_id: its times} when `parent`'s children of one tag make a run of dated,
+    headed cards, else {}."""
+    children = [child for child in parent.iter() if child.is_element_node]
+    tags = {}
+    for child in children:
+        tags.setdefault(child.tag, []).append(child)
+    for members in tags.values():
+        if len(members) < LIMITS.card_run:
+            continue
+        dated = {card.mem_id: card.css("time") for card in members if card.css_first(_HEADLINE) is not None}
+        dated = {mem_id: times for mem_id, times in dated.items() if times}
+        if len(dated) >= LIMITS.card_run and len(dated) >= len(members) / 2:
+            return dated
+    return {}
+
+
+_HEADLINE = "h2 a, h3 a, h4 a, h5 a, h6 a, a h2, a h3, a h4, a h5, a h6"

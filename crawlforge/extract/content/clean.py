@@ -60,10 +60,22 @@ def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, keep=None, car
     doomed += lines  # credits, ad labels, dates and button lines go from the cards too
     if how.copies:
         doomed += repeats(blocks, sums) + labels(blocks, sums)  # and copies: a post quoting an earlier one
+    if not how.counts:
+        kept |= _card_datelines(doomed, sums)
     remove_outermost(node for node in doomed if node.mem_id not in kept)
     remove_outermost(node for root in nodes for node in root.css(HEADING_TAGS) if node.mem_id not in kept
                      and _nothing_after(boxes[node.mem_id])
                      and len(node.text(deep=True, strip=True)) < LIMITS.heading_text)
+
+
+def _card_datelines(doomed: list, sums: dict) -> set:
+    """mem_ids of the short lines holding a `<time>` and more (its source's link): pruning
+    leaves a `<time>` only in a listing's dated cards, emptied, where the line is the card's own."""
+    return {node.mem_id for node in doomed if node.mem_id in sums
+            and 0 < sums[node.mem_id].size < LIMITS.credit_line and holds_any(node, _TIME_IDS)}
+
+
+_TIME_IDS = tag_ids(("time",))
 
 
 def _boxes(nodes: list, sums: dict, how: Cleaning) -> tuple[list, list]:

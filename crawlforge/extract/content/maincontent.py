@@ -13,7 +13,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser
 
 from crawlforge.extract.content.cards import (drop_card_copies, is_article, item_sized, other_items,
-                                              picture_links)
+                                              picture_links, restore_dates)
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.clean import clean_conditionally
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
@@ -23,19 +23,26 @@ from crawlforge.extract.content.policy import Cleaning, Kind, KINDS, LIMITS, SHA
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
 from crawlforge.extract.content.score import NO_TEXT, subtree_text, Text, text_blocks
+from crawlforge.extract.content.title import missing_title, page_title
 from crawlforge.extract.content.widen import article_nodes
 
 
 def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = None) -> tuple[str, list]:
     """The page's kind and the nodes holding its main content, in document order. `product` is
     the record of the page's one product (``extract_product``): its description, as its data
-    states it, is kept as the page shows it (`description_box`)."""
+    states it, is kept as the page shows it (`description_box`). The page's title, standing
+    above content that leaves it out, opens it where its kind says (`title.missing_title`)."""
     description = (product or {}).get("description")
     shown = description_box(tree.body, description) if isinstance(description, str) and description \
         and tree.body is not None else None
+    h1 = page_title(tree) if product is None else None  # a product's markdown opens with its name
     kind, nodes = _main_content(tree, url, product is not None and _titled(tree, product.get("name")))
+    restore_dates(nodes)
+    title = missing_title(tree, h1, nodes, url) if KINDS[kind].title else None
     if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
         nodes = [_fragment(shown[0])] + nodes
+    if title is not None:
+        nodes = [_fragment(f"<h1>{html.escape(title)}</h1>")] + nodes
     for node in nodes:
         picture_links(node)
     return kind, nodes

@@ -45,6 +45,10 @@ class Kind(NamedTuple):
     linked_prose: bool
     """clean: prose that links much (API names, services, items) stays, where readability's
     link-density bar, made for an article's text, would drop its paragraphs."""
+    title: bool
+    """the page's one `h1`, standing before the content that leaves it out, opens the markdown
+    (a wiki's title above its text box); not a listing's or a hub's, whose `h1` names a section
+    its cards already stand under."""
 
 
 class Cleaning(NamedTuple):
@@ -65,15 +69,15 @@ THREAD = Cleaning(thread=True, counts=True, copies=True, linked_prose=True)
 
 
 KINDS = {
-    #                   posts  product_box rivals item_cards beside_prose the_page  whole_page copies linked_prose
-    "article":       Kind(False, False,     True,  False,     False,       False,   None,      True,  False),
-    "product":       Kind(False, True,      False, False,     False,       False,   None,      True,  True),
-    "listing":       Kind(False, False,     False, True,      False,       True,    SHARE,     True,  True),
-    "documentation": Kind(False, False,     True,  True,      True,        False,   SHARE,     False, True),
-    "forum":         Kind(True,  False,     True,  False,     False,       False,   SHARE,     True,  False),
-    "service":       Kind(False, False,     True,  True,      False,       False,   SHARE,     True,  True),
-    "hub":           Kind(False, False,     False, True,      False,       False,   SHARE,     True,  True),
-    "other":         Kind(False, False,     True,  False,     False,       False,   SCATTERED, True,  False),
+    #                   posts  product_box rivals item_cards beside_prose the_page  whole_page copies linked title
+    "article":       Kind(False, False,     True,  False,     False,       False,   None,      True,  False, True),
+    "product":       Kind(False, True,      False, False,     False,       False,   None,      True,  True,  False),
+    "listing":       Kind(False, False,     False, True,      False,       True,    SHARE,     True,  True,  False),
+    "documentation": Kind(False, False,     True,  True,      True,        False,   SHARE,     False, True,  True),
+    "forum":         Kind(True,  False,     True,  False,     False,       False,   SHARE,     True,  False, True),
+    "service":       Kind(False, False,     True,  True,      False,       False,   SHARE,     True,  True,  True),
+    "hub":           Kind(False, False,     False, True,      False,       False,   SHARE,     True,  True,  False),
+    "other":         Kind(False, False,     True,  False,     False,       False,   SCATTERED, True,  False, True),
 }
 
 
@@ -233,6 +237,8 @@ class Thresholds:
     many_commas: int = 10
     """Commas from which a box is prose, whatever its links (readability's)."""
     heading_text: int = 100
+    site_name_words: int = 3
+    """Words up to which a page's `h1` holding a name of its host is the site's name, not a title."""
     """Text under which a heading with nothing left after it titled a removed block."""
     rival_spread: int = 4
     """How much more text than the winner and the rival together their shared ancestor may hold."""

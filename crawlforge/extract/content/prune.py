@@ -3,6 +3,7 @@ credits, captions, controls, and the nodes whose class/id words say chrome."""
 
 from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.content.cards import set_aside_dates
 from crawlforge.extract.content.chrome import (CHROME_TAGS, hidden_named, hints, named, NON_CONTENT_TAGS,
                                                page_named, PRODUCT_CHROME_PREFIXES, UI_LINE)
 from crawlforge.extract.content.hidden import (disclosed, folded, opened_panel, PANELS, repeated_link,
@@ -47,7 +48,9 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
     holds_page = holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
-    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page)
+    dates = set_aside_dates(body) if not thread else set()  # a listing's card keeps its own date
+    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page
+                     and node.mem_id not in dates)
     marks = _marks(body)
     doomed = _hidden(body, marks["hidden"], styled_hidden, holds_page, opened)
     if not thread:
