@@ -110,7 +110,7 @@ def test_a_listings_h1_is_left_where_its_cards_stand():
 # -- a visually-hidden box is no part of the name shown ---------------------------------------------
 
 def test_visually_hidden_prefix_is_no_part_of_the_product_name():
-    markdown = html_to_markdown(product("ebay_com_itm_302474151804_microdata.html"),
+    markdown = html_to_markdown((FIXTURES / "structured" / "product" / "ebay_com_itm_302474151804_microdata.html").read_text("utf-8"),
                                 "https://www.ebay.com/itm/302474151804")
     first = markdown.splitlines()[0]
     assert first == "# Halloween Zombie Scars Tattoos Fake Blood Scab Scar Wound Costume Make-Up Kit UK"

@@ -15,7 +15,7 @@ from crawlforge.extract.dom import tag_ids
 from crawlforge.extract.words import phrases
 
 
-_EMPTY_KEPT_IDS = tag_ids(("img", "pre", "video", "picture"))
+_EMPTY_SPARED_IDS = tag_ids(("img", "pre", "video", "picture"))
 """What an empty box of the content holds when it stays: a picture, a video, a code block."""
 
 
@@ -94,7 +94,7 @@ def _boxes(nodes: list, sums: dict, how: Cleaning) -> tuple[list, list]:
             if size > half:
                 continue
             if not size:
-                if not holds_any(node, _EMPTY_KEPT_IDS):
+                if not holds_any(node, _EMPTY_SPARED_IDS):
                     doomed.append(node)
             elif (weight := hint_weight(node, how.thread)) < 0:
                 named.append((node, 0, size))

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from price_parser import Price
 
+from crawlforge.extract.content.nodes import with_ancestors
 from crawlforge.extract.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
@@ -225,7 +226,7 @@ def in_card(element, heading=None) -> bool:
     its tag and first class (at least ``MIN_CARDS`` in all), an item of a list: a short text with an amount and a currency, a link and an image (a listing's or a
     carousel's items; not a page's sections, not a buy box). A box that holds the product's
     ``heading`` is the product's own, however alike its neighbours."""
-    own = _ancestors(heading) if heading is not None else set()
+    own = with_ancestors(heading) if heading is not None else set()
     node = element
     for _ in range(CARD_LEVELS):
         parent = node.parent
@@ -238,13 +239,6 @@ def in_card(element, heading=None) -> bool:
         node = parent
     return False
 
-
-def _ancestors(node) -> set:
-    found = set()
-    while node is not None:
-        found.add(node.mem_id)
-        node = node.parent
-    return found
 
 
 def _is_card(node) -> bool:
