@@ -72,7 +72,8 @@ def test_tools_answer_over_stdio(demo):
     assert scrape.content[0].text == item["document"]
     assert item["structured_data"]["structured_data"]["price"] == "450"
     assert item["markdown"].startswith("# MÖCKELBY Table - oak 235x100 cm\n")
-    assert query.content[0].text.splitlines()[0] == "| Founded | February 28, 1998; 18 years ago |"
+    # the best unit first, under the heading above it (the page's title)
+    assert query.content[0].text.splitlines()[0] == "[Mozilla] | Founded | February 28, 1998; 18 years ago |"
     assert query.structured_content["item"]["highlights"][0]["kind"] == "table_row"
     assert refused.is_error and refused.structured_content["error"]["reason"] == "ssrf_refused"
     assert refused.content[0].text.startswith("ssrf_refused: Refused http://10.0.0.1/")

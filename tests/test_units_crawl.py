@@ -39,5 +39,5 @@ def test_crawl_with_query_adds_verbatim_highlights(crawl, fixture_server):
     for unit in highlights:
         assert item["markdown"][unit["offset"]:unit["offset"] + unit["length"]] == unit["text"]
     assert [h["score"] for h in highlights] == sorted((h["score"] for h in highlights), reverse=True)
-    assert "Postcolonial Remembrance in the City" in highlights[0]["text"]
+    assert any("Postcolonial Remembrance in the City" in h["text"] for h in highlights)
     assert result.stats["highlights/pages"] == 1
