@@ -5,7 +5,7 @@ Usage: python bench/bench_pdf.py DIR [DIR ...] [--libs crawlforge,pdfplumber,pyp
 
 Every ``*.pdf`` under the folders (``../shared/fixtures/pdf/pages``, ``/usr/share/doc``...) goes
 through each library in a fresh process of its own, so that its peak memory (``ru_maxrss``) is its
-own; ``--python markitdown=/tmp/mkvenv/bin/python`` runs a library that is not installed here
+own; ``--python markitdown=VENV/bin/python`` runs a library that is not installed here
 from another venv. Per library: pages per CPU-second and peak RSS (and its growth over the
 imports). Per file: the recall of the words of the text layer in the library's output, the text
 layer read by poppler's ``pdftotext`` (a library none of the candidates uses; Debian's
