@@ -133,7 +133,7 @@ def report(paths: list[str], measured: dict[str, dict]) -> None:
         cpu = sum(r["cpu"] for r in done)
         print(f"{library:12} {pages:6d} {cpu:7.2f} {pages / cpu if cpu else 0:12.1f} {run['peak_kib'] / 1024:9.1f}"
               f" {(run['peak_kib'] - run['import_kib']) / 1024:13.1f}")
-    print(f"\nper file: recall of the text layer's words / markdown tables ('-': the library failed)")
+    print("\nper file: recall of the text layer's words / markdown tables ('-': the library failed)")
     print(f"{'file':44}" + "".join(f"{library:>16}" for library in measured))
     totals = {library: [] for library in measured}
     for path in paths:
