@@ -39,7 +39,7 @@ from crawlforge.extract.structured import extract_structured_data, page_structur
 from crawlforge.extract.verdict import document_verdict, needs_browser, page_doc, parsed_page_doc  # noqa: E402
 from crawlforge.pipelines.frontmatter import build_frontmatter  # noqa: E402
 from crawlforge.pipelines.markdown import taking_content  # noqa: E402
-from crawlforge.pipelines.structure import content_hash  # noqa: E402
+from crawlforge.pipelines.signature import content_hash  # noqa: E402
 from crawlforge.spiders.site import page_links  # noqa: E402
 
 EVAL = ROOT.parent / "shared" / "fixtures" / "eval"

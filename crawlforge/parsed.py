@@ -12,7 +12,7 @@ holds it. The stages, in the order a crawl runs them:
    result is kept on the page, where the markdown's product record reads it again;
 4. markdown (``pipelines.markdown``): the tree's last reader, which prunes the tree itself
    (``ParsedPage.take``) once what later stages read of it is made (``READ_AFTER_MARKDOWN``);
-5. frontmatter, structure signature (``pipelines.frontmatter``, ``pipelines.structure``):
+5. frontmatter, structure signature (``pipelines.frontmatter``, ``pipelines.signature``):
    read what the earlier stages left on the page;
 6. when the request is done (``middlewares.resume``), the page is released (``release``).
 

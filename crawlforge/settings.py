@@ -125,7 +125,7 @@ ITEM_PIPELINES = {
     "crawlforge.pipelines.markdown.MarkdownPipeline": 200,
     "crawlforge.pipelines.frontmatter.FrontmatterPipeline": 300,
     "crawlforge.pipelines.highlights.HighlightsPipeline": 400,  # needs a query
-    "crawlforge.pipelines.structure.StructurePipeline": 450,
+    "crawlforge.pipelines.signature.SignaturePipeline": 450,
     "crawlforge.pipelines.incremental.SkipUnchangedPipeline": 460,  # CRAWLFORGE_SKIP_UNCHANGED only
     "crawlforge.pipelines.llm.LlmPipeline": 500,  # needs a schema and a model server
     "crawlforge.pipelines.validation.ValidationPipeline": 900,

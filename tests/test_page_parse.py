@@ -31,7 +31,7 @@ from crawlforge.extract.verdict import document_verdict, page_doc, parsed_page_d
 from crawlforge.middlewares.resume import ResumeMiddleware
 from crawlforge.parsed import carrying_page, item_page, response_page
 from crawlforge.pipelines.markdown import MarkdownPipeline
-from crawlforge.pipelines.structure import StructurePipeline
+from crawlforge.pipelines.signature import SignaturePipeline
 from crawlforge.pipelines.markdown import taking_content
 from crawlforge.pipelines.structured import StructuredDataPipeline
 from crawlforge.spiders.base import page_item
@@ -148,7 +148,7 @@ def test_the_spiders_page_carries_the_verdicts_page_to_the_pipelines_and_not_int
     assert item.html is page.html  # the text decoded once
     crawler = get_crawler(SiteSpider)
     crawler.spider = crawler._create_spider(url=IKEA_URL)
-    for pipeline in (StructuredDataPipeline, MarkdownPipeline, StructurePipeline):
+    for pipeline in (StructuredDataPipeline, MarkdownPipeline, SignaturePipeline):
         awaited(build_from_crawler(pipeline, crawler).process_item(item))
     assert item.markdown and item.structure_signature and item.structured_data
     assert page.runs["structured_data"] == 1 and page.runs["page_signature"] == 1  # made on this page, once
@@ -164,7 +164,7 @@ def test_the_markdown_step_prunes_the_pages_own_tree_and_the_later_readers_read_
     before = tree.html
     crawler = get_crawler(SiteSpider, {name: getattr(settings, name) for name in dir(settings) if name.isupper()})
     crawler.spider = crawler._create_spider(url=IKEA_URL)
-    for pipeline in (MarkdownPipeline, StructurePipeline):
+    for pipeline in (MarkdownPipeline, SignaturePipeline):
         awaited(build_from_crawler(pipeline, crawler).process_item(item))
     page = item_page(item, item.html)
     assert not page.has_tree and len(tree.html) < len(before)  # taken and pruned, no copy made

@@ -10,7 +10,7 @@ from scrapy.utils.test import get_crawler
 
 from conftest import awaited
 from crawlforge.extract.structure import structure_signature
-from crawlforge.pipelines.structure import StructurePipeline, content_hash, read_baseline
+from crawlforge.pipelines.signature import SignaturePipeline, content_hash, read_baseline
 
 STRUCTURE = Path(__file__).resolve().parent.parent / "fixtures" / "structure"
 PAGES = ["dw.com-elephants.html", "dw.com.colonial.html", "dw.com.uncork.html"]
@@ -32,7 +32,7 @@ def test_baseline_reads_path_and_file_uri_and_skips_records_without_signature(tm
 def test_pipeline_without_baseline_still_signs_every_item():
     crawler = get_crawler(settings_dict={"CRAWLFORGE_BASELINE": ""})
     crawler.stats.open_spider()
-    pipeline = StructurePipeline.from_crawler(crawler)
+    pipeline = SignaturePipeline.from_crawler(crawler)
     item = {"url": "http://a/", "html": "<html><body><p>a</p></body></html>", "markdown": "a"}
     awaited(pipeline.process_item(item))
     assert item["structure_signature"] == {"tags": ["body", "head", "html", "p"], "depths": {"1": 1, "2": 2, "3": 1}}
@@ -84,7 +84,7 @@ def test_alert_threshold_is_a_setting(tmp_path):
     crawler.stats.open_spider()
     item = {"url": "http://a/", "html": (STRUCTURE / "dw.com.uncork.html").read_bytes().decode("utf-8"),
             "markdown": "x"}
-    pipeline = StructurePipeline.from_crawler(crawler)
+    pipeline = SignaturePipeline.from_crawler(crawler)
     awaited(pipeline.process_item(item))
     pipeline.close_spider()
     assert item["structure_similarity"] == pytest.approx(0.862, abs=0.001)

@@ -15,7 +15,7 @@ from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.nodes import near_tags
 from crawlforge.extract.content.maincontent import main_content as find_main_content
 from crawlforge.extract.content.pagetype import declared_type
-from crawlforge.extract.content.product import product_header, shown_name, without_name_heading
+from crawlforge.extract.content.product_header import product_header, shown_name, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
 from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, utf8_html
 from crawlforge.extract.product import page_product

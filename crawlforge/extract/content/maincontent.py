@@ -20,7 +20,7 @@ from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, rep
 from crawlforge.extract.content.nodes import holds, remove_outermost
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
 from crawlforge.extract.content.policy import Cleaning, Kind, KINDS, LIMITS, SHARE, THREAD
-from crawlforge.extract.content.product import same_name
+from crawlforge.extract.content.product_header import same_name
 from crawlforge.extract.content.prune import prune
 from crawlforge.extract.content.score import NO_TEXT, subtree_text, Text, text_blocks
 from crawlforge.extract.content.title import missing_title, page_title

@@ -16,7 +16,7 @@ from crawlforge.loading import load_object
 DEFAULT_EXTRACTORS = (
     "crawlforge.extract.extractors.visible:VisibleLabelsExtractor",
     "crawlforge.extract.extractors.jsonld:JsonLdExtractor",
-    "crawlforge.extract.extractors.shopify:ShopifyExtractor",
+    "crawlforge.extract.extractors.shopify_scripts:ShopifyExtractor",
     "crawlforge.extract.extractors.woocommerce:WooCommerceExtractor",
     "crawlforge.extract.extractors.shopware:ShopwareExtractor",
     "crawlforge.extract.extractors.magento:MagentoExtractor",

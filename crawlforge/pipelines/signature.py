@@ -47,7 +47,7 @@ def read_baseline(uri: str) -> dict[str, dict]:
     return {r["url"]: r for r in records if isinstance(r, dict) and r.get("url") and r.get("structure_signature")}
 
 
-class StructurePipeline:
+class SignaturePipeline:
     def __init__(self, crawler):
         settings = crawler.settings
         self.stats = crawler.stats
