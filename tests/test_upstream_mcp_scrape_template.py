@@ -5,8 +5,8 @@ crawlforge-extractors templates on one representative body per page template.
 
 Only the registry part is ported; the ScrapeTemplateTool cases (its fetch, robots gate and
 credential plumbing) belong to the MCP server, whose crawlforge counterpart is the template
-spiders. Where that version predates an extractors change the spec follows, the case is xfail
-with the spec section.
+spiders. Where that version predates an extractors change the spec follows, the case asserts
+the spec's value and its docstring names the spec section.
 """
 
 import json
@@ -110,12 +110,10 @@ def test_github_repo_react_layout():
     assert data["language"] is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="templates.md §3.4 (github-repo.test.js R24, 00b1a5b5): counts are exact integers, so 635 not '635'",
-)
-def test_github_repo_react_layout_watchers_as_text():
-    assert run("github-repo", REACT_LAYOUT, "https://github.com/acme/react-layout")["watchers"] == "635"
+def test_github_repo_react_layout_watchers_as_an_integer():
+    """That version expected the text '635'; templates.md §3.4 (github-repo.test.js R24,
+    00b1a5b5) makes counts exact integers."""
+    assert run("github-repo", REACT_LAYOUT, "https://github.com/acme/react-layout")["watchers"] == 635
 
 
 def test_youtube_video():
@@ -185,12 +183,10 @@ def test_hacker_news_front_page():
     assert (job["id"], job["score"], job["author"], job["posted"], job["comments"]) == ("222", None, None, "1 hour ago", None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="templates.md §3.7 (hacker-news-front-page.test.js R15, 3a289f49): '<n> comments' reads as the count '42'",
-)
-def test_hacker_news_comments_label_verbatim():
-    assert run("hacker-news-front-page", HN_PAGE, "https://news.ycombinator.com/")["stories"][0]["comments"] == "42\u00a0comments"
+def test_hacker_news_comments_label_reads_as_the_count():
+    """That version kept the label '42\u00a0comments'; templates.md §3.7
+    (hacker-news-front-page.test.js R15, 3a289f49) reads it as the count '42'."""
+    assert run("hacker-news-front-page", HN_PAGE, "https://news.ycombinator.com/")["stories"][0]["comments"] == "42"
 
 
 def test_producthunt_launch():

@@ -144,7 +144,7 @@ def test_each_required_param_is_refused_by_name():
 def test_declared_required_params_are_all_list_url_needs():
     for template in WITH_LIST_URL:
         if template.id != "npi-provider":
-            template.list_url({n: SAMPLE[n] for n in _required(template)})
+            assert template.list_url({n: SAMPLE[n] for n in _required(template)}).startswith("https://"), template.id
 
 
 def test_npi_provider_any_one_declared_criterion_suffices():
@@ -153,7 +153,7 @@ def test_npi_provider_any_one_declared_criterion_suffices():
         npi.list_url({})
     for param in npi.params:
         if param["name"] not in ("limit", "skip"):
-            npi.list_url({param["name"]: "x"})
+            assert npi.list_url({param["name"]: "x"}).endswith(f"&{param['name']}=x")
 
 
 def test_every_declared_optional_param_reaches_the_url_or_extract_list():
