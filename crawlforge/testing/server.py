@@ -34,7 +34,9 @@ Fault modes (``<rest>`` is a path under the root, served after the fault is appl
 ``server.failing[path] = (status, n)``: the next ``n`` requests for ``path`` (say ``/robots.txt``,
 which no path prefix can reach) get ``status`` with an empty body. ``server.hanging[path] =
 seconds``: every request for ``path`` waits that long, then the connection closes without an
-answer (a server that accepts and never answers).
+answer (a server that accepts and never answers). ``server.gate = Gate(test, agents)``: requests
+whose path passes ``test`` wait until ``agents`` different User-Agents have sent one, so a test
+can know that that many clients were at work at once, however a busy machine schedules them.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -94,6 +97,25 @@ def generated_sitemap(base_url: str, total: int, per: int, name: str) -> bytes |
     return URLSET.format(entries).encode() if pages else None
 
 
+class Gate:
+    """Holds the requests whose path passes ``test`` until ``agents`` different User-Agents have
+    sent one; after ``seconds`` a request goes on anyway, so a client that never comes fails the
+    test's own assertion instead of hanging it."""
+
+    def __init__(self, test: Callable[[str], bool], agents: int, seconds: float = 60):
+        self.test, self.agents, self.seconds = test, agents, seconds
+        self.seen: set[str] = set()
+        self.opened = threading.Condition()
+
+    def wait(self, path: str, agent: str) -> None:
+        if not self.test(path):
+            return
+        with self.opened:
+            self.seen.add(agent)
+            self.opened.notify_all()
+            self.opened.wait_for(lambda: len(self.seen) >= self.agents, self.seconds)
+
+
 class FixtureHandler(BaseHTTPRequestHandler):
     server: FixtureServer
     protocol_version = "HTTP/1.1"
@@ -110,6 +132,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.server.record(self)
         path = urlsplit(self.path).path
+        if self.server.gate:
+            self.server.gate.wait(path, self.headers.get("User-Agent", ""))
         if status := self.server.failure_for(path):
             return self.send_body(status, b"", "text/html")
         if path in self.server.hanging:
@@ -279,6 +303,7 @@ class FixtureServer(ThreadingHTTPServer):
         self.counts: dict[str, int] = {}
         self.failing: dict[str, tuple[int, int]] = {}  # path -> (status, requests left)
         self.hanging: dict[str, float] = {}  # path -> seconds before hanging up without an answer
+        self.gate: Gate | None = None
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
