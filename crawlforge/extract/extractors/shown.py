@@ -25,6 +25,7 @@ from crawlforge.extract.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
 WINDOW = 700  # characters of text after the product's heading in which its price is shown
+BUTTON_WINDOW = 3000  # characters of text between the heading and its buy button read for the price
 MAX_NODES = 3000  # nodes walked after the heading: a bound for pages of endless markup
 LABEL_TEXT = 24  # characters before or after a tag that can say what kind of price it is
 MIN_CARDS = 2  # priced siblings alike, each with a link and an image: a list of items
@@ -79,16 +80,23 @@ def tags_after(heading) -> list[Tag]:
     return _tags(_following(heading), stop_at_headings=True)
 
 
+def tags_before(heading, button) -> list[Tag]:
+    """The price tags shown after ``heading`` and before ``button`` (within ``BUTTON_WINDOW``
+    characters of text): a shop that puts ratings and key features between its title and its
+    price still shows the price before its buy button."""
+    return _tags(_following(heading), stop_at_headings=True, window=BUTTON_WINDOW, until=button.mem_id)
+
+
 def tags_in(box) -> list[Tag]:
     """The price tags inside ``box`` (a buy button's box), in order."""
     return _tags(box.traverse(include_text=True, skip_empty=True), stop_at_headings=False)
 
 
-def _tags(nodes, stop_at_headings: bool) -> list[Tag]:
+def _tags(nodes, stop_at_headings: bool, window: int = WINDOW, until: int | None = None) -> list[Tag]:
     stream, tags, seen = [], [], set()
     size = position = previous_end = 0  # size: text shown; position: offset in the stream
     for count, node in enumerate(nodes):
-        if size > WINDOW or count > MAX_NODES:
+        if size > window or count > MAX_NODES or node.mem_id == until:
             break
         if node.is_text_node:
             parent = node.parent
