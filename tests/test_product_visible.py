@@ -63,6 +63,23 @@ def test_without_the_markup_naming_a_product_a_price_and_no_buy_button_is_no_off
     assert record["price"] is None and record["is_product"] is False
 
 
+def test_the_price_shown_before_the_buy_button_far_below_the_heading():
+    # Ratings, key features and a reviews summary (some 1700 characters) between the h1 and
+    # "Current price is USD $179.00", then "Add to cart".
+    record = record_of("walmart-0615.html.gz", "https://www.walmart.com/ip/Ninja-Professional-Plus-Kitchen-Blender-"
+                                               "System-with-Auto-iQ/562225800")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("179", "USD", "visible")
+    assert record["is_product"] is True
+
+
+def test_a_table_of_priced_plans_each_with_its_buy_button_is_no_product():
+    for name, url in (("wcxb-4901.html.gz", "https://www.higheredjobs.com/career/ResumeService.cfm"),
+                      ("wcxb-4899.html.gz", "https://employmentboost.com/professional-resume-writing-services-packages/")):
+        record = extract_product(page(PRODUCT / name), url)  # a service's packages: "Order Now" under each price
+        assert record["is_product"] is False, name
+        assert record["name"] is None, name
+
+
 def test_a_listings_first_card_is_no_product():
     html = page(PRODUCT / "wcxb-0659.html.gz")  # a shop page: a grid of cups, each with its price and button
     record = extract_product(html, "https://jococups.com/shop/")
