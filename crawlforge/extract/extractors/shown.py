@@ -36,6 +36,7 @@ _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "select", "option", "-comment", "button", "svg"}
 _STRUCK = {"del", "s", "strike"}
 _NOT_OFFERS = {"a", "label"}  # another item's link; a form control's caption (a price filter's "Under $250")
+_PAGE_BOXES = {"body", "html", "main"}
 _CONTAINERS = {"body", "html", "main", "form", "section", "article", "table", "tr", "ul", "ol", "li"}  # hold items
 _AMOUNT = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]*\d)?")
 _WORD = re.compile(r"\w+")
@@ -87,6 +88,15 @@ def tags_before(heading, button) -> list[Tag]:
     return _tags(_following(heading), stop_at_headings=True, window=BUTTON_WINDOW, until=button.mem_id)
 
 
+def tags_above(heading) -> list[Tag]:
+    """The price tags in the heading's own box before it: a classified ad's layout prints the
+    price above its title ("Rs 635,000", then the h1)."""
+    parent = heading.parent
+    if parent is None or not parent.is_element_node or parent.tag in _PAGE_BOXES:
+        return []  # the heading's box is the page: what comes before it is not its own
+    return _tags(_before(heading), stop_at_headings=False)
+
+
 def tags_in(box) -> list[Tag]:
     """The price tags inside ``box`` (a buy button's box), in order."""
     return _tags(box.traverse(include_text=True, skip_empty=True), stop_at_headings=False)
@@ -135,6 +145,7 @@ def _tag(element, label: str, at: int) -> Tag | None:
     currency = parsed.currency if currency_code(parsed.currency, "") else None  # "DA" of "CUDA" is none
     if currency is None and not marked:
         return None  # a number without a currency is a size, a count or a date
+    marked = marked or (currency is not None and _is_marked(element, data=True))
     whole = parsed.amount == parsed.amount.to_integral()
     amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
     at_amount = text.find(parsed.amount_text) if parsed.amount_text else -1
@@ -184,14 +195,17 @@ def _in_link(node) -> bool:
     return False
 
 
-def _is_marked(element) -> bool:
-    """Its or its two ancestors' class or id names a price."""
+def _is_marked(element, data: bool = False) -> bool:
+    """Its or its two ancestors' class or id names a price (with ``data``: a data attribute too,
+    a test id such as ``data-testid="price"``; a filter's counts carry such data, so alone it
+    only marks an amount that shows its currency)."""
     node = element
     for _ in range(3):
         if node is None or not node.is_element_node:
             return False
         attributes = node.attributes
-        if "data-price" in attributes or any("price" in (attributes.get(n) or "").lower() for n in ("class", "id")):
+        if "data-price" in attributes or any("price" in (value or "").lower() for name, value in attributes.items()
+                                             if name in ("class", "id") or (data and name.startswith("data-"))):
             return True
         node = node.parent
     return False
@@ -259,6 +273,14 @@ def _kind(node) -> tuple:
     """A node's tag and first class: a list's items share them (their other classes name each item)."""
     classes = (node.attributes.get("class") or "").split()
     return node.tag, classes[0] if classes else None
+
+
+def _before(element):
+    """The nodes (text included) of ``element``'s earlier siblings, in document order."""
+    sibling = element.parent.child
+    while sibling is not None and sibling.mem_id != element.mem_id:
+        yield from sibling.traverse(include_text=True, skip_empty=True)
+        sibling = sibling.next
 
 
 def _following(element):

@@ -19,7 +19,7 @@ from crawlforge.extract.extractors import values
 from crawlforge.extract.dom import ParsedPage
 from crawlforge.extract.extractors.base import Extractor, Finding, Page, head_end
 from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, in_card, is_list_label, \
-    is_not_selling, product_heading, tags_after, tags_before, tags_in
+    is_not_selling, product_heading, tags_above, tags_after, tags_before, tags_in
 from crawlforge.extract.words import pattern
 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
@@ -102,6 +102,9 @@ def shown_offer(heading, buttons: list, url: str, warnings: list, named: bool = 
         tags, offer = _in_buy_box(buttons[0])
     if offer is None and buttons and heading is not None:
         tags = tags_before(heading, buttons[0])
+        offer = _selling(tags)
+    if offer is None and heading is not None:
+        tags = tags_above(heading)
         offer = _selling(tags)
     if offer is None:
         return {}
