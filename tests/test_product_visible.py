@@ -72,6 +72,17 @@ def test_the_price_shown_before_the_buy_button_far_below_the_heading():
     assert record["is_product"] is True
 
 
+def test_a_classified_ads_price_above_its_title_in_the_titles_box():
+    record = record_of("olx-d8ae57c7.html.gz", "https://www.olx.com.pk/item/suzuki-alto-vxr-2010-iid-1024643167")
+    assert (record["price"], record["provenance"]["price"]) == ("635000", "visible")  # "Rs 635,000", then the h1
+
+
+def test_a_price_filters_counts_marked_by_data_attributes_are_no_price():
+    html = page(PRODUCT / "wcxb-2960.html.gz")  # a lens category: "$50 to $75 (25)" under its h1, cards with buttons
+    record = extract_product(html, "https://www.adorama.com/l/Photography/Lenses/Mirrorless-Lenses")
+    assert record["price"] is None and record["is_product"] is False
+
+
 def test_a_table_of_priced_plans_each_with_its_buy_button_is_no_product():
     for name, url in (("wcxb-4901.html.gz", "https://www.higheredjobs.com/career/ResumeService.cfm"),
                       ("wcxb-4899.html.gz", "https://employmentboost.com/professional-resume-writing-services-packages/")):

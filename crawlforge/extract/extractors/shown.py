@@ -196,16 +196,17 @@ def _in_link(node) -> bool:
 
 
 def _is_marked(element, data: bool = False) -> bool:
-    """Its or its two ancestors' class or id names a price (with ``data``: a data attribute too,
-    a test id such as ``data-testid="price"``; a filter's counts carry such data, so alone it
-    only marks an amount that shows its currency)."""
+    """Its or its two ancestors' class or id names a price (with ``data``: a test id too,
+    ``data-testid="price"``, ``data-aut-id="itemPrice"``: it names what the element is; other
+    data attributes hold templates and settings. Alone it only marks an amount that shows its
+    currency: a filter's counts carry such ids)."""
     node = element
     for _ in range(3):
         if node is None or not node.is_element_node:
             return False
         attributes = node.attributes
         if "data-price" in attributes or any("price" in (value or "").lower() for name, value in attributes.items()
-                                             if name in ("class", "id") or (data and name.startswith("data-"))):
+                                             if name in ("class", "id") or (data and name.startswith("data-") and name.endswith("id"))):
             return True
         node = node.parent
     return False
