@@ -152,6 +152,20 @@ def test_url_id_that_the_page_repeats_is_the_sku():
     assert extract_product(page(VISIBLE / "rei-0628.html.gz"), "https://www.rei.com/product/999991/x")["sku"] != "999991"
 
 
+def test_url_id_repeated_as_another_links_item_parameter_is_the_sku():
+    url = "https://www.newegg.com/evga-12g-p4-3992-kr-geforce-gtx-titan-z-superclocked-12gb-graphics-card-with-fan/" \
+          "p/N82E16814487048"
+    record = record_of("newegg-0627.html.gz", url)  # "RateProduct?Item=N82E16814487048&..." in a review link
+    assert (record["sku"], record["provenance"]["sku"]) == ("N82E16814487048", "url")
+
+
+def test_a_urls_sku_parameter_the_page_repeats_is_the_sku_and_an_unrepeated_one_is_not():
+    url = "https://www.solostove.com/eu/en-bg/p/solo-stove-summit?sku=SS24-SD-3.0"
+    record = record_of("solostove-0607.html.gz", url)  # data-yotpo-product-id="SS24-SD-3.0"
+    assert (record["sku"], record["provenance"]["sku"]) == ("SS24-SD-3.0", "url")
+    assert record_of("solostove-0607.html.gz", url.replace("SS24-SD-3.0", "SS99-XX-1.0"))["sku"] is None
+
+
 # Availability: the buy button's state and stock phrases; a missing state stays missing.
 
 def test_an_auctions_bid_button_is_in_stock():
