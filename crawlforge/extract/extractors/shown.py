@@ -206,10 +206,14 @@ def _is_marked(element, data: bool = False) -> bool:
             return False
         attributes = node.attributes
         if "data-price" in attributes or any("price" in (value or "").lower() for name, value in attributes.items()
-                                             if name in ("class", "id") or (data and name.startswith("data-") and name.endswith("id"))):
+                                             if name in ("class", "id") or (data and _is_test_id(name))):
             return True
         node = node.parent
     return False
+
+
+def _is_test_id(name: str) -> bool:
+    return name.startswith("data-") and name.endswith("id")
 
 
 def _is_list_price(element) -> bool:
