@@ -87,8 +87,7 @@ def test_a_table_of_priced_plans_each_with_its_buy_button_is_no_product():
     for name, url in (("wcxb-4901.html.gz", "https://www.higheredjobs.com/career/ResumeService.cfm"),
                       ("wcxb-4899.html.gz", "https://employmentboost.com/professional-resume-writing-services-packages/")):
         record = extract_product(page(PRODUCT / name), url)  # a service's packages: "Order Now" under each price
-        assert record["is_product"] is False, name
-        assert record["name"] is None, name
+        assert (record["is_product"], record["name"], record["price"]) == (False, None, None), name
 
 
 def test_a_listings_first_card_is_no_product():

@@ -71,6 +71,9 @@ class VisiblePriceExtractor(Extractor):
         if not (named or headings or buttons):
             return None  # no markup says product, no heading names an item, no button buys one
         heading = product_heading(tree, headings) if headings and (need_offer or "product_name" not in found) else None
+        table = heading is not None and "product_name" not in found and offers_table(buttons, heading)
+        if table and not named:
+            return None  # a service's plans or a listing, each priced with its own button: no one product
         warnings: list = []
         fields = shown_offer(heading, buttons, page.url, warnings, "product_name" in found) if need_offer else {}
         if not (fields or named):
@@ -86,7 +89,7 @@ class VisiblePriceExtractor(Extractor):
             fields["availability"] = stock_state(page.html, buttons, found.get("availability"), waiting)
         if "sku" not in found and "sku" not in fields:
             fields["sku"] = labelled_code(page.parsed_page)
-        if heading is not None and "product_name" not in found and not offers_table(buttons, heading):
+        if heading is not None and "product_name" not in found and not table:
             fields["product_name"] = _words(heading)
         return Finding(structured_data=values.compact(fields), warnings=warnings)
 
