@@ -178,9 +178,14 @@ def test_unavailable_notice_without_a_buy_button_is_out_of_stock():
 
 
 def test_no_button_and_no_notice_is_no_state_not_in_stock():
-    record = record_of("supernaturalkitchen-0611.html.gz",
+    record = record_of("ikea-0622.html.gz", "https://www.ikea.com/us/en/p/kallax-shelf-unit-white-80275887/")
+    assert record["price"] == "79.99" and record["availability"] is None  # "Checking availability..." only
+
+
+def test_a_coming_soon_mark_without_a_buy_button_is_out_of_stock():
+    record = record_of("supernaturalkitchen-0611.html.gz",  # <div class="product-mark sold-out">Coming Soon!</div>
                        "https://www.supernaturalkitchen.com/shop-supernatural/natural-plant-based-food-coloring")
-    assert record["price"] == "9.99" and record["availability"] is None
+    assert (record["price"], record["availability"]) == ("9.99", "OutOfStock")
 
 
 def test_a_disabled_buy_button_the_script_would_enable_is_in_stock():
