@@ -82,10 +82,20 @@ def tags_after(heading) -> list[Tag]:
 
 
 def tags_before(heading, button) -> list[Tag]:
-    """The price tags shown after ``heading`` and before ``button`` (within ``BUTTON_WINDOW``
-    characters of text): a shop that puts ratings and key features between its title and its
-    price still shows the price before its buy button."""
-    return _tags(_following(heading), stop_at_headings=True, window=BUTTON_WINDOW, until=button.mem_id)
+    """The price tags shown after ``heading`` and before ``button``, when the button comes within
+    ``BUTTON_WINDOW`` characters of text after it ([] otherwise): a shop that puts ratings and key
+    features between its title and its price still shows the price before its buy button."""
+    reached = []
+
+    def until_button():
+        for node in _following(heading):
+            if node.mem_id == button.mem_id:
+                reached.append(node)
+                return
+            yield node
+
+    tags = _tags(until_button(), stop_at_headings=True, window=BUTTON_WINDOW)
+    return tags if reached else []
 
 
 def tags_above(heading) -> list[Tag]:
@@ -102,11 +112,11 @@ def tags_in(box) -> list[Tag]:
     return _tags(box.traverse(include_text=True, skip_empty=True), stop_at_headings=False)
 
 
-def _tags(nodes, stop_at_headings: bool, window: int = WINDOW, until: int | None = None) -> list[Tag]:
+def _tags(nodes, stop_at_headings: bool, window: int = WINDOW) -> list[Tag]:
     stream, tags, seen = [], [], set()
     size = position = previous_end = 0  # size: text shown; position: offset in the stream
     for count, node in enumerate(nodes):
-        if size > window or count > MAX_NODES or node.mem_id == until:
+        if size > window or count > MAX_NODES:
             break
         if node.is_text_node:
             parent = node.parent

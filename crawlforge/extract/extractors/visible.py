@@ -3,10 +3,13 @@
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
 whose markup names a product). The shown price, currency, name, stock and labelled code come
-last and fill only what no markup gave (``VisiblePriceExtractor``, on any page, from the shared
-lexbor parse): the price tags under the product's heading or in its buy button's box
-(``shown``), the buy button's state and the stock phrases. One exception to the ranking: its
-InStock (a live buy button) overrules markup that says out of stock (``structured._shown_stock``).
+last and fill only what no markup gave (``VisiblePriceExtractor``, from the shared lexbor
+parse): the price tags under the product's heading, in its buy button's box, between the two, or
+above the heading in its own box (``shown``), the buy button's state and the stock phrases. One
+exception to the ranking: its InStock (a live buy button) overrules markup that says out of stock
+(``structured._shown_stock``). It reads a page only when something says it may be one product's:
+markup naming one, an h1, or a buy button; a page whose buy buttons offer many prices (a table
+of plans) is none.
 """
 
 from __future__ import annotations
@@ -229,7 +232,8 @@ def _body_code(page: ParsedPage) -> str | None:
 def near_code(html: str, head_end: int) -> str | None:
     """``shown_code`` of the ``NEAR_CODE`` characters of markup from the body's first h1 (an item
     page labels its code with its title; the rest of a long page is its body or other items)."""
-    start = html.find("<h1", head_end if head_end < len(html) else 0)
+    body = head_end if head_end < len(html) else 0
+    start = min((at for at in (html.find("<h1", body), html.find("<H1", body)) if at != -1), default=-1)
     return shown_code(html, start, start + NEAR_CODE) if start != -1 else None
 
 
