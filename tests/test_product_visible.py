@@ -83,6 +83,12 @@ def test_a_price_filters_counts_marked_by_data_attributes_are_no_price():
     assert record["price"] is None and record["is_product"] is False
 
 
+def test_a_related_items_carousel_with_its_own_buy_buttons_keeps_the_products_price():
+    # Eleven "Add to Cart" buttons: the product's, then related kits' cards at $36.95 and more.
+    record = record_of("ifixit-3022.html.gz", "https://www.ifixit.com/products/magnetic-project-mat")
+    assert (record["price"], record["name"], record["is_product"]) == ("19.95", "Magnetic Project Mat", True)
+
+
 def test_a_table_of_priced_plans_each_with_its_buy_button_is_no_product():
     for name, url in (("wcxb-4901.html.gz", "https://www.higheredjobs.com/career/ResumeService.cfm"),
                       ("wcxb-4899.html.gz", "https://employmentboost.com/professional-resume-writing-services-packages/")):
