@@ -1,5 +1,5 @@
 """CPU time of ``extract_product`` on bad input a shop page can hold (no price, a range, a bare
-number, a megabyte of digits or of price tags): each must stay well under a second.
+number, a megabyte of digits, of price tags or of priced buy buttons): each must stay well under a second.
 
     .venv/bin/python bench/bench_product_bad_input.py [--repeat 3]
 """
@@ -29,6 +29,8 @@ CASES = {
     "1 MB of digits": page("<span class='price'>" + "9" * MEGABYTE + "</span>"),
     "1 MB of price tags": page("<span class='price'>$9.99</span> " * (MEGABYTE // 36) + "<button>Add to cart</button>"),
     "1 MB of buttons": page("<button>Add to cart</button>" * (MEGABYTE // 28)),
+    "1 MB of priced buttons": page("".join(f"<div><b>${n % 90 + 1}.99</b><button>Add to cart</button></div>"
+                                           for n in range(MEGABYTE // 50))),
 }
 
 
@@ -44,7 +46,7 @@ def main():
             start = time.process_time()
             record = extract_product(fresh, "https://shop.example/widget")
             best = min(best, time.process_time() - start)
-        print(f"{name:20} {1000 * best:8.1f} ms  price={record['price']!r}  is_product={record['is_product']}")
+        print(f"{name:22} {1000 * best:8.1f} ms  price={record['price']!r}  is_product={record['is_product']}")
 
 
 if __name__ == "__main__":

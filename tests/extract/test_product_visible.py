@@ -64,6 +64,39 @@ def test_without_the_markup_naming_a_product_a_price_and_no_buy_button_is_no_off
     assert record["price"] is None and record["is_product"] is False
 
 
+def test_the_price_shown_before_the_buy_button_far_below_the_heading():
+    # Ratings, key features and a reviews summary (some 1700 characters) between the h1 and
+    # "Current price is USD $179.00", then "Add to cart".
+    record = record_of("walmart-0615.html.gz", "https://www.walmart.com/ip/Ninja-Professional-Plus-Kitchen-Blender-"
+                                               "System-with-Auto-iQ/562225800")
+    assert (record["price"], record["currency"], record["provenance"]["price"]) == ("179", "USD", "visible")
+    assert record["is_product"] is True
+
+
+def test_a_classified_ads_price_above_its_title_in_the_titles_box():
+    record = record_of("olx-d8ae57c7.html.gz", "https://www.olx.com.pk/item/suzuki-alto-vxr-2010-iid-1024643167")
+    assert (record["price"], record["provenance"]["price"]) == ("635000", "visible")  # "Rs 635,000", then the h1
+
+
+def test_a_price_filters_counts_marked_by_data_attributes_are_no_price():
+    html = page(PRODUCT / "wcxb-2960.html.gz")  # a lens category: "$50 to $75 (25)" under its h1, cards with buttons
+    record = extract_product(html, "https://www.adorama.com/l/Photography/Lenses/Mirrorless-Lenses")
+    assert record["price"] is None and record["is_product"] is False
+
+
+def test_a_related_items_carousel_with_its_own_buy_buttons_keeps_the_products_price():
+    # Eleven "Add to Cart" buttons: the product's, then related kits' cards at $36.95 and more.
+    record = record_of("ifixit-3022.html.gz", "https://www.ifixit.com/products/magnetic-project-mat")
+    assert (record["price"], record["name"], record["is_product"]) == ("19.95", "Magnetic Project Mat", True)
+
+
+def test_a_table_of_priced_plans_each_with_its_buy_button_is_no_product():
+    for name, url in (("wcxb-4901.html.gz", "https://www.higheredjobs.com/career/ResumeService.cfm"),
+                      ("wcxb-4899.html.gz", "https://employmentboost.com/professional-resume-writing-services-packages/")):
+        record = extract_product(page(PRODUCT / name), url)  # a service's packages: "Order Now" under each price
+        assert (record["is_product"], record["name"], record["price"]) == (False, None, None), name
+
+
 def test_a_listings_first_card_is_no_product():
     html = page(PRODUCT / "wcxb-0659.html.gz")  # a shop page: a grid of cups, each with its price and button
     record = extract_product(html, "https://jococups.com/shop/")
@@ -125,6 +158,20 @@ def test_url_id_that_the_page_repeats_is_the_sku():
     assert extract_product(page(VISIBLE / "rei-0628.html.gz"), "https://www.rei.com/product/999991/x")["sku"] != "999991"
 
 
+def test_url_id_repeated_as_another_links_item_parameter_is_the_sku():
+    url = "https://www.newegg.com/evga-12g-p4-3992-kr-geforce-gtx-titan-z-superclocked-12gb-graphics-card-with-fan/" \
+          "p/N82E16814487048"
+    record = record_of("newegg-0627.html.gz", url)  # "RateProduct?Item=N82E16814487048&..." in a review link
+    assert (record["sku"], record["provenance"]["sku"]) == ("N82E16814487048", "url")
+
+
+def test_a_urls_sku_parameter_the_page_repeats_is_the_sku_and_an_unrepeated_one_is_not():
+    url = "https://www.solostove.com/eu/en-bg/p/solo-stove-summit?sku=SS24-SD-3.0"
+    record = record_of("solostove-0607.html.gz", url)  # data-yotpo-product-id="SS24-SD-3.0"
+    assert (record["sku"], record["provenance"]["sku"]) == ("SS24-SD-3.0", "url")
+    assert record_of("solostove-0607.html.gz", url.replace("SS24-SD-3.0", "SS99-XX-1.0"))["sku"] is None
+
+
 # Availability: the buy button's state and stock phrases; a missing state stays missing.
 
 def test_an_auctions_bid_button_is_in_stock():
@@ -138,9 +185,14 @@ def test_unavailable_notice_without_a_buy_button_is_out_of_stock():
 
 
 def test_no_button_and_no_notice_is_no_state_not_in_stock():
-    record = record_of("supernaturalkitchen-0611.html.gz",
+    record = record_of("ikea-0622.html.gz", "https://www.ikea.com/us/en/p/kallax-shelf-unit-white-80275887/")
+    assert record["price"] == "79.99" and record["availability"] is None  # "Checking availability..." only
+
+
+def test_a_coming_soon_mark_without_a_buy_button_is_out_of_stock():
+    record = record_of("supernaturalkitchen-0611.html.gz",  # <div class="product-mark sold-out">Coming Soon!</div>
                        "https://www.supernaturalkitchen.com/shop-supernatural/natural-plant-based-food-coloring")
-    assert record["price"] == "9.99" and record["availability"] is None
+    assert (record["price"], record["availability"]) == ("9.99", "OutOfStock")
 
 
 def test_a_disabled_buy_button_the_script_would_enable_is_in_stock():

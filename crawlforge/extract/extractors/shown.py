@@ -25,6 +25,7 @@ from crawlforge.extract.words import pattern, phrases
 
 MAX_PRICE_TEXT = 40  # characters: a longer element is a sentence or a block, not a price tag
 WINDOW = 700  # characters of text after the product's heading in which its price is shown
+BUTTON_WINDOW = 3000  # characters of text between the heading and its buy button read for the price
 MAX_NODES = 3000  # nodes walked after the heading: a bound for pages of endless markup
 LABEL_TEXT = 24  # characters before or after a tag that can say what kind of price it is
 MIN_CARDS = 2  # priced siblings alike, each with a link and an image: a list of items
@@ -35,6 +36,7 @@ _CARD_HEADINGS = {"h1", "h2", "h3", "h4"}
 _SKIPPED = {"script", "style", "noscript", "template", "select", "option", "-comment", "button", "svg"}
 _STRUCK = {"del", "s", "strike"}
 _NOT_OFFERS = {"a", "label"}  # another item's link; a form control's caption (a price filter's "Under $250")
+_PAGE_BOXES = {"body", "html", "main"}
 _CONTAINERS = {"body", "html", "main", "form", "section", "article", "table", "tr", "ul", "ol", "li"}  # hold items
 _AMOUNT = re.compile(r"\d(?:[\d.,'\u00a0\u202f ]*\d)?")
 _WORD = re.compile(r"\w+")
@@ -79,16 +81,42 @@ def tags_after(heading) -> list[Tag]:
     return _tags(_following(heading), stop_at_headings=True)
 
 
+def tags_before(heading, button) -> list[Tag]:
+    """The price tags shown after ``heading`` and before ``button``, when the button comes within
+    ``BUTTON_WINDOW`` characters of text after it ([] otherwise): a shop that puts ratings and key
+    features between its title and its price still shows the price before its buy button."""
+    reached = []
+
+    def until_button():
+        for node in _following(heading):
+            if node.mem_id == button.mem_id:
+                reached.append(node)
+                return
+            yield node
+
+    tags = _tags(until_button(), stop_at_headings=True, window=BUTTON_WINDOW)
+    return tags if reached else []
+
+
+def tags_above(heading) -> list[Tag]:
+    """The price tags in the heading's own box before it: a classified ad's layout prints the
+    price above its title ("Rs 635,000", then the h1)."""
+    parent = heading.parent
+    if parent is None or not parent.is_element_node or parent.tag in _PAGE_BOXES:
+        return []  # the heading's box is the page: what comes before it is not its own
+    return _tags(_before(heading), stop_at_headings=False)
+
+
 def tags_in(box) -> list[Tag]:
     """The price tags inside ``box`` (a buy button's box), in order."""
     return _tags(box.traverse(include_text=True, skip_empty=True), stop_at_headings=False)
 
 
-def _tags(nodes, stop_at_headings: bool) -> list[Tag]:
+def _tags(nodes, stop_at_headings: bool, window: int = WINDOW) -> list[Tag]:
     stream, tags, seen = [], [], set()
     size = position = previous_end = 0  # size: text shown; position: offset in the stream
     for count, node in enumerate(nodes):
-        if size > WINDOW or count > MAX_NODES:
+        if size > window or count > MAX_NODES:
             break
         if node.is_text_node:
             parent = node.parent
@@ -127,6 +155,7 @@ def _tag(element, label: str, at: int) -> Tag | None:
     currency = parsed.currency if currency_code(parsed.currency, "") else None  # "DA" of "CUDA" is none
     if currency is None and not marked:
         return None  # a number without a currency is a size, a count or a date
+    marked = marked or (currency is not None and _is_marked(element, data=True))
     whole = parsed.amount == parsed.amount.to_integral()
     amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
     at_amount = text.find(parsed.amount_text) if parsed.amount_text else -1
@@ -176,17 +205,25 @@ def _in_link(node) -> bool:
     return False
 
 
-def _is_marked(element) -> bool:
-    """Its or its two ancestors' class or id names a price."""
+def _is_marked(element, data: bool = False) -> bool:
+    """Its or its two ancestors' class or id names a price (with ``data``: a test id too,
+    ``data-testid="price"``, ``data-aut-id="itemPrice"``: it names what the element is; other
+    data attributes hold templates and settings. Alone it only marks an amount that shows its
+    currency: a filter's counts carry such ids)."""
     node = element
     for _ in range(3):
         if node is None or not node.is_element_node:
             return False
         attributes = node.attributes
-        if "data-price" in attributes or any("price" in (attributes.get(n) or "").lower() for n in ("class", "id")):
+        if "data-price" in attributes or any("price" in (value or "").lower() for name, value in attributes.items()
+                                             if name in ("class", "id") or (data and _is_test_id(name))):
             return True
         node = node.parent
     return False
+
+
+def _is_test_id(name: str) -> bool:
+    return name.startswith("data-") and name.endswith("id")
 
 
 def _is_list_price(element) -> bool:
@@ -251,6 +288,14 @@ def _kind(node) -> tuple:
     """A node's tag and first class: a list's items share them (their other classes name each item)."""
     classes = (node.attributes.get("class") or "").split()
     return node.tag, classes[0] if classes else None
+
+
+def _before(element):
+    """The nodes (text included) of ``element``'s earlier siblings, in document order."""
+    sibling = element.parent.child
+    while sibling is not None and sibling.mem_id != element.mem_id:
+        yield from sibling.traverse(include_text=True, skip_empty=True)
+        sibling = sibling.next
 
 
 def _following(element):

@@ -1,13 +1,16 @@
-"""The product id a page's URL carries (``/itm/302474151804``, ``/p/N82E16814487048``) when the
-page repeats it outside links: as text, a form field's value or a data attribute. Last resort for
-the SKU of a page other readers show to sell a product; its provenance is ``url``."""
+"""The product id a page's URL carries (``/itm/302474151804``, ``/p/N82E16814487048``, or a
+code parameter: ``?sku=SS24-SD-3.0``) when the page repeats it outside its own links: as text, a
+form field's value, a data attribute, or another URL's parameter value (``?Item=N82E...``: a
+link to rate or review this item). Last resort for the SKU of a page other readers show to sell a
+product; its provenance is ``url``. Parameter names: ``words/url_code_parameters.txt``."""
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.words import phrases
 
 MIN_DIGITS = 5  # fewer: a year, a size or a page number
 MAX_LENGTH = 24
@@ -27,16 +30,23 @@ class UrlIdExtractor(Extractor):
 
 
 def url_id(url: str, body: str) -> str | None:
-    """The last id-like token of the URL's path that ``body`` repeats outside a URL."""
+    """The value of a code parameter of the URL, else the last id-like token of its path, that
+    ``body`` repeats (not as a path or a slug: a link to the page itself)."""
     try:
-        path = urlsplit(url).path
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query)
     except ValueError:
         return None
-    for token in reversed(_TOKEN.findall(path)):
+    names = phrases("url_code_parameters")
+    for name, value in query:
+        if name.lower() in names and 2 < len(value) <= MAX_LENGTH and any(c.isdigit() for c in value) \
+                and _repeated(value, body):
+            return value
+    for token in reversed(_TOKEN.findall(parts.path)):
         if len(token) <= MAX_LENGTH and sum(c.isdigit() for c in token) >= MIN_DIGITS and _repeated(token, body):
             return token
     return None
 
 
 def _repeated(token: str, body: str) -> bool:
-    return re.search(rf"(?<![\w/.=?&%-]){re.escape(token)}(?![\w/])", body) is not None
+    return re.search(rf"(?<![\w/.?&%-]){re.escape(token)}(?![\w/])", body) is not None

@@ -3,10 +3,13 @@
 Two readers, ranked apart. The identifier the page *shows* as its own ("Product code: 123")
 outranks the markup, which often carries an internal SKU (``VisibleLabelsExtractor``, on pages
 whose markup names a product). The shown price, currency, name, stock and labelled code come
-last and fill only what no markup gave (``VisiblePriceExtractor``, on any page, from the shared
-lexbor parse): the price tags under the product's heading or in its buy button's box
-(``shown``), the buy button's state and the stock phrases. One exception to the ranking: its
-InStock (a live buy button) overrules markup that says out of stock (``structured._shown_stock``).
+last and fill only what no markup gave (``VisiblePriceExtractor``, from the shared lexbor
+parse): the price tags under the product's heading, in its buy button's box, between the two, or
+above the heading in its own box (``shown``), the buy button's state and the stock phrases. One
+exception to the ranking: its InStock (a live buy button) overrules markup that says out of stock
+(``structured._shown_stock``). It reads a page only when something says it may be one product's:
+markup naming one, an h1, or a buy button; a page whose buy buttons offer many prices (a table
+of plans) is none.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from functools import lru_cache
 
 from crawlforge.extract.extractors import values
 from crawlforge.extract.dom import ParsedPage
-from crawlforge.extract.extractors.base import Extractor, Finding, Page
+from crawlforge.extract.extractors.base import Extractor, Finding, Page, head_end
 from crawlforge.extract.extractors.shown import MAX_PRICE_TEXT, currency_code, in_card, is_list_label, \
-    is_not_selling, product_heading, tags_after, tags_in
+    is_not_selling, product_heading, tags_above, tags_after, tags_before, tags_in
 from crawlforge.extract.words import pattern
 
 MAX_NEAR_PRICES = 3  # more current prices under one heading: a listing's cards
+MAX_BUTTONS_READ = 16  # buy buttons whose boxes are read to tell a table of offers
+NEAR_CODE = 32_000  # characters of markup after the h1 in which an item page without an offer labels its code
 CLOSE_TEXT = 200  # characters of text after the heading: a price tag there is the product's own
 # A button, a submit/button input, or a link styled or marked as a button.
 _BUTTONS = 'button, input[type="submit"], input[type="button"], a[role="button"], a[class*="btn"], a[class*="button"]'
@@ -44,7 +49,7 @@ class VisibleLabelsExtractor(Extractor):
     def extract(self, page: Page) -> Finding | None:
         if not may_sell(page.parsed_page):
             return None
-        sku = shown_code(page.html, page.head_end if page.head_end < len(page.html) else 0)
+        sku = labelled_code(page.parsed_page)
         return Finding(structured_data={"sku": sku}) if sku else None
 
 
@@ -62,19 +67,23 @@ class VisiblePriceExtractor(Extractor):
             return None
         tree = page.dom
         marks = tree.css("h1, " + _BUTTONS)  # one walk of the tree for both
-        if need_offer or "product_name" not in found:
-            heading = product_heading(tree, [node for node in marks if node.tag == "h1"])
-        else:
-            heading = None
+        headings = [node for node in marks if node.tag == "h1"]
         controls = [node for node in marks if node.tag != "h1"]
         buttons = buy_buttons(tree, controls) if need_offer or need_stock else []
+        named = "product_name" in found or "price" in found
+        if not (named or headings or buttons):
+            return None  # no markup says product, no heading names an item, no button buys one
+        heading = product_heading(tree, headings) if headings and (need_offer or "product_name" not in found) else None
+        table = heading is not None and "product_name" not in found and offers_table(buttons, heading)
+        if table and not named:
+            return None  # a service's plans or a listing, each priced with its own button: no one product
         warnings: list = []
         fields = shown_offer(heading, buttons, page.url, warnings, "product_name" in found) if need_offer else {}
-        body = page.head_end if page.head_end < len(page.html) else 0
-        if not (fields or "product_name" in found or "price" in found):
-            # No offer shown: a heading and one labelled product code ("Item #", "SKU:") still say
-            # the page is one item's (an ended auction, a classified ad, a price drawn by script).
-            code = shown_code(page.html, body) if heading is not None and "sku" not in found else None
+        if not (fields or named):
+            # No offer shown: a heading and one product code labelled right after it ("Item #",
+            # "SKU:") still say the page is one item's (an ended auction, a classified ad, a price
+            # drawn by script). Only there: an article's long body is not searched for labels.
+            code = near_code(page.html, page.head_end) if heading is not None and "sku" not in found else None
             if code is None:
                 return None  # nothing says this page is about one product
             fields = {"sku": code}
@@ -82,8 +91,8 @@ class VisiblePriceExtractor(Extractor):
             waiting = buy_buttons(tree, controls, disabled=True) if not buttons else []
             fields["availability"] = stock_state(page.html, buttons, found.get("availability"), waiting)
         if "sku" not in found and "sku" not in fields:
-            fields["sku"] = shown_code(page.html, body)
-        if heading is not None and "product_name" not in found:
+            fields["sku"] = labelled_code(page.parsed_page)
+        if heading is not None and "product_name" not in found and not table:
             fields["product_name"] = _words(heading)
         return Finding(structured_data=values.compact(fields), warnings=warnings)
 
@@ -97,6 +106,12 @@ def shown_offer(heading, buttons: list, url: str, warnings: list, named: bool = 
     offer = _selling(tags)
     if offer is None and buttons:
         tags, offer = _in_buy_box(buttons[0])
+    if offer is None and buttons and heading is not None:
+        tags = tags_before(heading, buttons[0])
+        offer = _selling(tags)
+    if offer is None and heading is not None:
+        tags = tags_above(heading)
+        offer = _selling(tags)
     if offer is None:
         return {}
     if len({tag.amount for tag in tags if tag.currency and not _is_list(tag) and not is_not_selling(tag)}) \
@@ -112,6 +127,25 @@ def shown_offer(heading, buttons: list, url: str, warnings: list, named: bool = 
     if currency is None:
         warnings.append(f"visible price {selling.amount} shows no currency; currency left empty.")
     return {"price": selling.amount, "currency": currency, "list_price": listed.amount if listed else None}
+
+
+def offers_table(buttons: list, heading) -> bool:
+    """Whether the page's buy buttons outside other items' cards offer more than
+    ``MAX_NEAR_PRICES`` different prices: a table of plans or packages (a service's page) or a
+    listing, not one product's page, whatever price its heading shows. A product page has one
+    buy box (with at most a few variants' prices); related items' buttons sit in their cards."""
+    if len(buttons) <= MAX_NEAR_PRICES:
+        return False
+    prices = set()
+    for button in buttons[:MAX_BUTTONS_READ]:
+        if in_card(button, heading):
+            continue
+        _, offer = _in_buy_box(button)
+        if offer is not None:
+            prices.add(offer[0].amount)
+            if len(prices) > MAX_NEAR_PRICES:
+                return True
+    return False
 
 
 def _in_buy_box(button) -> tuple:
@@ -185,11 +219,29 @@ def _hinted(html: str, word: str, contexts: tuple) -> bool:
     return False
 
 
-def shown_code(html: str, start: int = 0) -> str | None:
+def labelled_code(page: ParsedPage) -> str | None:
+    """``shown_code`` of the page's body, read once for both visible readers (``page.shared``)."""
+    return page.shared(_body_code)
+
+
+def _body_code(page: ParsedPage) -> str | None:
+    end = head_end(page.html)
+    return shown_code(page.html, end if end < len(page.html) else 0)
+
+
+def near_code(html: str, head_end: int) -> str | None:
+    """``shown_code`` of the ``NEAR_CODE`` characters of markup from the body's first h1 (an item
+    page labels its code with its title; the rest of a long page is its body or other items)."""
+    body = head_end if head_end < len(html) else 0
+    start = min((at for at in (html.find("<h1", body), html.find("<H1", body)) if at != -1), default=-1)
+    return shown_code(html, start, start + NEAR_CODE) if start != -1 else None
+
+
+def shown_code(html: str, start: int = 0, end: int | None = None) -> str | None:
     """The identifier printed after a product-code label, in the same element or the next
-    (read from ``start``: the body); None when the page labels several (a set's parts, other
-    items), since which one is the product's own is then unknown."""
-    found = {m.group(1) for m in _code_pattern().finditer(html, start)}
+    (read from ``start``: the body, to ``end``); None when the page labels several (a set's
+    parts, other items), since which one is the product's own is then unknown."""
+    found = {m.group(1) for m in _code_pattern().finditer(html, start, len(html) if end is None else end)}
     codes = [code for code in found if any(c.isdigit() for c in code)]
     return codes[0] if len(codes) == 1 else None
 
