@@ -114,14 +114,17 @@ def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None 
     count too, after the others."""
     base = base or document_base(tree, page_url)
     targets: dict[str, None] = {}
+    resolved: dict[str, str | None] = {}  # href -> its URL, once a call: menus repeat their links
     for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
         for node in root.css("a[href], area[href]"):
-            try:
-                url = safe_url_string(urljoin(base, strip_html5_whitespace(node.attributes.get("href") or "")),
-                                      encoding=encoding)
-            except ValueError:  # a bogus link (an unparsable host or port)
-                continue
-            targets[url] = None
+            href = node.attributes.get("href") or ""
+            if href not in resolved:
+                try:
+                    resolved[href] = safe_url_string(urljoin(base, strip_html5_whitespace(href)), encoding=encoding)
+                except ValueError:  # a bogus link (an unparsable host or port)
+                    resolved[href] = None
+            if resolved[href] is not None:
+                targets[resolved[href]] = None
     return list(targets)
 
 
