@@ -9,6 +9,7 @@ Links in markdown should work outside the page: absolute, without the fragment (
 the old page) and without click-tracking parameters (they carry no content and leak campaigns).
 """
 
+import re
 from functools import lru_cache
 from urllib.parse import urljoin
 
@@ -106,6 +107,11 @@ def document_base(tree, page_url: str) -> str:
     return base_url(page_url, base.attributes.get("href") if base is not None else None)
 
 
+# An http(s) URL with a lower-case host, no port, query or fragment and a path of unreserved
+# characters, no segment "." or "..": w3lib's safe spelling of it is itself.
+_PLAIN_URL = re.compile(r"https?://[a-z0-9]+(?:[.-][a-z0-9]+)*(?:/(?!\.\.?(?:/|\Z))[A-Za-z0-9_.~-]*)*")
+
+
 def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None = None) -> list[str]:
     """The URLs of the page's ``<a href>`` and ``<area href>``, each once, resolved as Scrapy's
     link extractor resolves them (against ``<base href>``, or ``base`` for a piece of a page
@@ -115,17 +121,27 @@ def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None 
     base = base or document_base(tree, page_url)
     targets: dict[str, None] = {}
     resolved: dict[str, str | None] = {}  # href -> its URL, once a call: menus repeat their links
+    plain = _keeps_empty(encoding)  # an empty query spelled in it is empty: a plain URL is safe as it is
     for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
         for node in root.css("a[href], area[href]"):
             href = node.attributes.get("href") or ""
             if href not in resolved:
                 try:
-                    resolved[href] = safe_url_string(urljoin(base, strip_html5_whitespace(href)), encoding=encoding)
+                    url = urljoin(base, strip_html5_whitespace(href))
+                    resolved[href] = url if plain and _PLAIN_URL.fullmatch(url) else safe_url_string(url, encoding=encoding)
                 except ValueError:  # a bogus link (an unparsable host or port)
                     resolved[href] = None
             if resolved[href] is not None:
                 targets[resolved[href]] = None
     return list(targets)
+
+
+def _keeps_empty(encoding: str) -> bool:
+    """Whether the encoding spells "" as nothing and "a" as itself (not UTF-16's byte-order mark)."""
+    try:
+        return "".encode(encoding) == b"" and "a".encode(encoding) == b"a"
+    except LookupError:  # safe_url_string says so for each link
+        return False
 
 
 def _contents(template_html: str) -> str:
