@@ -47,3 +47,7 @@ def test_a_link_is_spelled_as_w3lib_spells_it_in_the_page_encoding():
         hrefs = ["/a/b-c.html", "https://example.com/x?q=é", "https://EXAMPLE.com/./y"]
         expected = [safe_url_string(urljoin("https://example.com/p", href), encoding=encoding) for href in hrefs]
         assert link_targets(ParsedPage(html).tree, "https://example.com/p", encoding) == expected, encoding
+    # a base urljoin cannot read drops every link, a plain absolute one too (Scrapy's spelling)
+    plain = ParsedPage('<a href="https://example.com/a">1</a>').tree
+    assert link_targets(plain, "https://example.com/p") == ["https://example.com/a"]
+    assert link_targets(plain, "http://[x/") == []

@@ -122,12 +122,14 @@ def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None 
     targets: dict[str, None] = {}
     resolved: dict[str, str | None] = {}  # href -> its URL, once a call: menus repeat their links
     plain = _keeps_empty(encoding)  # an empty query spelled in it is empty: a plain URL is safe as it is
+    joins = _joins(base)  # a plain absolute href is its own join then
     for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
         for node in root.css("a[href], area[href]"):
             href = node.attributes.get("href") or ""
             if href not in resolved:
                 try:
-                    url = urljoin(base, strip_html5_whitespace(href))
+                    url = strip_html5_whitespace(href)
+                    url = url if joins and _PLAIN_URL.fullmatch(url) else urljoin(base, url)
                     resolved[href] = url if plain and _PLAIN_URL.fullmatch(url) else safe_url_string(url, encoding=encoding)
                 except ValueError:  # a bogus link (an unparsable host or port)
                     resolved[href] = None
@@ -142,6 +144,15 @@ def _keeps_empty(encoding: str) -> bool:
         return "".encode(encoding) == b"" and "a".encode(encoding) == b"a"
     except LookupError:  # safe_url_string says so for each link
         return False
+
+
+def _joins(base: str) -> bool:
+    """Whether urljoin reads ``base`` (else it raises for every link)."""
+    try:
+        urljoin(base, "http://a")
+    except ValueError:
+        return False
+    return True
 
 
 def _contents(template_html: str) -> str:
