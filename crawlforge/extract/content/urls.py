@@ -11,7 +11,7 @@ the old page) and without click-tracking parameters (they carry no content and l
 
 import re
 from functools import lru_cache
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser
@@ -123,13 +123,16 @@ def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None 
     resolved: dict[str, str | None] = {}  # href -> its URL, once a call: menus repeat their links
     plain = _keeps_empty(encoding)  # an empty query spelled in it is empty: a plain URL is safe as it is
     joins = _joins(base)  # a plain absolute href is its own join then
+    origin = _plain_origin(base)  # and a plain path's join is this origin and the path
     for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
         for node in root.css("a[href], area[href]"):
             href = node.attributes.get("href") or ""
             if href not in resolved:
                 try:
                     url = strip_html5_whitespace(href)
-                    url = url if joins and _PLAIN_URL.fullmatch(url) else urljoin(base, url)
+                    if not (joins and _PLAIN_URL.fullmatch(url)):
+                        rooted = origin + url if origin and url[:1] == "/" and url[1:2] != "/" else ""
+                        url = rooted if _PLAIN_URL.fullmatch(rooted) else urljoin(base, url)
                     resolved[href] = url if plain and _PLAIN_URL.fullmatch(url) else safe_url_string(url, encoding=encoding)
                 except ValueError:  # a bogus link (an unparsable host or port)
                     resolved[href] = None
@@ -153,6 +156,15 @@ def _joins(base: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _plain_origin(base: str) -> str | None:
+    """``scheme://host`` of ``base`` when that is a plain URL (``_PLAIN_URL``), else None."""
+    try:
+        scheme, netloc = urlsplit(base)[:2]
+    except ValueError:
+        return None
+    return f"{scheme}://{netloc}" if _PLAIN_URL.fullmatch(f"{scheme}://{netloc}") else None
 
 
 def _contents(template_html: str) -> str:
