@@ -45,11 +45,12 @@ _ATTRIBUTE = r"""(?>(?:[\s/]++|(?<=["']))[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+
 # script alike), so the real one is found wherever it is. A name holding "<" and a letter is
 # tried from that "<" too: the name stops there, and no run of "<a<a<a" is read twice.
 # Reading attributes is the cost, so they are read only after a tag opening that may start such
-# a tag (``_MAY_CROWD``): its text up to the next ">" is longer than the bound, or that ">" is
-# inside a quoted value, which needs the last quote before it to open a value ("=", maybe
-# spaces, then the quote; a single space after a word is a value's own end).
+# a tag (``_MAY_CROWD``): its text up to the next ">" holds two characters an attribute (its
+# name's first and the separator or closing quote before it), or that ">" is inside a quoted
+# value, which needs the last quote before it to open a value ("=", maybe spaces, then the
+# quote; a single space after a word is a value's own end).
 _MAY_CROWD = (r"(?=/?[a-zA-Z](?:[^>]{%d}|(?>[^>]*\")(?<=[=\s]\")(?<!\w\s\")|(?>[^>]*')(?<=[=\s]')(?<!\w\s')))"
-              % (MAX_ATTRIBUTES + 1))
+              % (2 * (MAX_ATTRIBUTES + 1)))
 _CROWDED_TAG = re.compile(r"<%s/?[a-zA-Z][^\s/><]*+(?:<(?![a-zA-Z/])[^\s/><]*+)*+%s{%d}"
                           % (_MAY_CROWD, _ATTRIBUTE, MAX_ATTRIBUTES + 1))
 # The tokens of the exact pass: comments, bogus comments, then tags with their attributes.
