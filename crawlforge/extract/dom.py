@@ -44,13 +44,28 @@ _ATTRIBUTE = r"""(?>(?:[\s/]++|(?<=["']))[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+
 # A tag with more attributes than that, tried from every tag opening (in text, a comment or a
 # script alike), so the real one is found wherever it is. A name holding "<" and a letter is
 # tried from that "<" too: the name stops there, and no run of "<a<a<a" is read twice.
-_CROWDED_TAG = re.compile(r"</?[a-zA-Z][^\s/><]*+(?:<(?![a-zA-Z/])[^\s/><]*+)*+%s{%d}"
-                          % (_ATTRIBUTE, MAX_ATTRIBUTES + 1))
+# Reading attributes is the cost, so they are read only after a tag opening that may start such
+# a tag (``_MAY_CROWD``): its text up to the next ">" holds two characters an attribute (its
+# name's first and the separator or closing quote before it), or that ">" is inside a quoted
+# value, which needs the last quote before it to open a value ("=", maybe spaces, then the
+# quote; a single space after a word is a value's own end).
+_MAY_CROWD = (r"(?=/?[a-zA-Z](?:[^>]{%d}|(?>[^>]*\")(?<=[=\s]\")(?<!\w\s\")|(?>[^>]*')(?<=[=\s]')(?<!\w\s')))"
+              % (2 * (MAX_ATTRIBUTES + 1)))
+_CROWDED_TAG = re.compile(r"<%s/?[a-zA-Z][^\s/><]*+(?:<(?![a-zA-Z/])[^\s/><]*+)*+%s{%d}"
+                          % (_MAY_CROWD, _ATTRIBUTE, MAX_ATTRIBUTES + 1))
 # The tokens of the exact pass: comments, bogus comments, then tags with their attributes.
 _TOKEN = re.compile(r"<!--(?:-?>|.*?(?:--!?>|\Z))|<[!?][^>]*+>?|<(?P<end>/?)(?P<name>[a-zA-Z][^\s/>]*+)"
                     r"(?P<attrs>%s*+)" % _ATTRIBUTE, re.S)
 _ONE_ATTRIBUTE = re.compile(_ATTRIBUTE)
 _RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes noscript".split())
+_RAW_END = {name: re.compile(r"</%s(?=[\s/>])" % name, re.I) for name in _RAW_TEXT}
+# The run of tokens the exact pass leaves as they are, read in one call: text, comments, and tags
+# within the bound that do not start raw text. It stops at a tag the pass itself reads.
+_PLAIN_RUN = re.compile(
+    r"(?:[^<]++|<(?!(?i:%s)(?![^\s/>]))[a-zA-Z]{name}|</[a-zA-Z]{name}|<!--(?:-?>|.*?(?:--!?>|\Z))"
+    r"|<[!?][^>]*+>?|<(?![!?a-zA-Z]|/[a-zA-Z]))*+".replace("{name}", r"[^\s/>]*+%s{0,%d}+(?!%s)")
+    % ("|".join(sorted(_RAW_TEXT | {"plaintext"})), _ATTRIBUTE, MAX_ATTRIBUTES, _ATTRIBUTE,
+       _ATTRIBUTE, MAX_ATTRIBUTES, _ATTRIBUTE), re.S)
 
 
 def as_document(doc: Document) -> LexborHTMLParser:
@@ -158,23 +173,22 @@ def cap_attributes(html: str) -> str:
     if _CROWDED_TAG.search(html) is None:
         return html
     parts, last, pos = [], 0, 0
-    while match := _TOKEN.search(html, pos):
-        pos, name = match.end(), match.group("name")
-        if name is None:  # a comment
-            continue
-        attrs = match.group("attrs")
+    while (pos := _PLAIN_RUN.match(html, pos).end()) < len(html):
+        match = _TOKEN.match(html, pos)  # a tag: past the bound, or raw text's start
+        pos, name, attrs = match.end(), match.group("name").lower(), match.group("attrs")
         if len(attrs) > MAX_ATTRIBUTES:
             kept = list(islice(_ONE_ATTRIBUTE.finditer(attrs), MAX_ATTRIBUTES + 1))
             if len(kept) > MAX_ATTRIBUTES:
                 parts.append(html[last:match.start("attrs") + kept[-2].end()])
                 last = match.end("attrs")
-        name = name.lower()
         if match.group("end") or name not in _RAW_TEXT and name != "plaintext":
             continue
         if name == "plaintext":  # the rest of the page is its text
             break
-        end = re.compile(r"</%s(?=[\s/>])" % re.escape(name), re.I).search(html, pos)
+        end = _RAW_END[name].search(html, pos)
         pos = end.start() if end else len(html)
+    if not parts:  # the search's tag was in a script or a comment
+        return html
     parts.append(html[last:])
     return "".join(parts)
 

@@ -30,6 +30,13 @@ def test_attributes_are_read_as_the_tokenizer_reads_them():
     assert cap_attributes(script) == script  # a script's text is not a tag
 
 
+def test_a_tag_is_read_past_a_quoted_gt_however_its_value_is_quoted():
+    # the tag's first ">" is inside a value: what follows it is still the tag's
+    for opening in ("a= '>'", 'a =  ">"', "a='x\">'", 'a="it\'s >"'):
+        html = f"<div {opening} " + " ".join(f"b{i}" for i in range(300)) + ">text</div>"
+        assert len(parse_page(html).css_first("div").attributes) == MAX_ATTRIBUTES, opening
+
+
 def test_no_captured_page_has_a_tag_past_the_bound():
     pages = [p for p in sorted(FIXTURES.rglob("*.htm*")) if "synthetic" not in p.name]
     assert len(pages) > 100

@@ -9,8 +9,9 @@ Links in markdown should work outside the page: absolute, without the fragment (
 the old page) and without click-tracking parameters (they carry no content and leak campaigns).
 """
 
+import re
 from functools import lru_cache
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from ada_url import URL
 from selectolax.lexbor import LexborHTMLParser
@@ -106,6 +107,11 @@ def document_base(tree, page_url: str) -> str:
     return base_url(page_url, base.attributes.get("href") if base is not None else None)
 
 
+# An http(s) URL with a lower-case host, no port, query or fragment and a path of unreserved
+# characters, no segment "." or "..": w3lib's safe spelling of it is itself.
+_PLAIN_URL = re.compile(r"https?://[a-z0-9]+(?:[.-][a-z0-9]+)*(?:/(?!\.\.?(?:/|\Z))[A-Za-z0-9_.~-]*)*")
+
+
 def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None = None) -> list[str]:
     """The URLs of the page's ``<a href>`` and ``<area href>``, each once, resolved as Scrapy's
     link extractor resolves them (against ``<base href>``, or ``base`` for a piece of a page
@@ -114,15 +120,51 @@ def link_targets(tree, page_url: str, encoding: str = "utf-8", base: str | None 
     count too, after the others."""
     base = base or document_base(tree, page_url)
     targets: dict[str, None] = {}
+    resolved: dict[str, str | None] = {}  # href -> its URL, once a call: menus repeat their links
+    plain = _keeps_empty(encoding)  # an empty query spelled in it is empty: a plain URL is safe as it is
+    joins = _joins(base)  # a plain absolute href is its own join then
+    origin = _plain_origin(base)  # and a plain path's join is this origin and the path
     for root in (tree, *(LexborHTMLParser(_contents(template.html or "")) for template in tree.css("template"))):
         for node in root.css("a[href], area[href]"):
-            try:
-                url = safe_url_string(urljoin(base, strip_html5_whitespace(node.attributes.get("href") or "")),
-                                      encoding=encoding)
-            except ValueError:  # a bogus link (an unparsable host or port)
-                continue
-            targets[url] = None
+            href = node.attributes.get("href") or ""
+            if href not in resolved:
+                try:
+                    url = strip_html5_whitespace(href)
+                    if not (joins and _PLAIN_URL.fullmatch(url)):
+                        rooted = origin + url if origin and url[:1] == "/" and url[1:2] != "/" else ""
+                        url = rooted if _PLAIN_URL.fullmatch(rooted) else urljoin(base, url)
+                    resolved[href] = url if plain and _PLAIN_URL.fullmatch(url) else safe_url_string(url, encoding=encoding)
+                except ValueError:  # a bogus link (an unparsable host or port)
+                    resolved[href] = None
+            if resolved[href] is not None:
+                targets[resolved[href]] = None
     return list(targets)
+
+
+def _keeps_empty(encoding: str) -> bool:
+    """Whether the encoding spells "" as nothing and "a" as itself (not UTF-16's byte-order mark)."""
+    try:
+        return "".encode(encoding) == b"" and "a".encode(encoding) == b"a"
+    except LookupError:  # safe_url_string says so for each link
+        return False
+
+
+def _joins(base: str) -> bool:
+    """Whether urljoin reads ``base`` (else it raises for every link)."""
+    try:
+        urljoin(base, "http://a")
+    except ValueError:
+        return False
+    return True
+
+
+def _plain_origin(base: str) -> str | None:
+    """``scheme://host`` of ``base`` when that is a plain URL (``_PLAIN_URL``), else None."""
+    try:
+        scheme, netloc = urlsplit(base)[:2]
+    except ValueError:
+        return None
+    return f"{scheme}://{netloc}" if _PLAIN_URL.fullmatch(f"{scheme}://{netloc}") else None
 
 
 def _contents(template_html: str) -> str:
