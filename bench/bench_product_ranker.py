@@ -3,19 +3,22 @@ conditional logit over each page's price candidates (plus a "no price" option) a
 leave-one-shop-out against ``extract_product`` on the same pages, visible mode.
 
     python bench/bench_product_ranker.py ../shared/fixtures/product-visible ../shared/fixtures/wcxb-dev \
-        ../shared/fixtures/product-dev ../shared/fixtures/eval ../shared/fixtures/real [--write PATH]
+        ../shared/fixtures/product-dev ../shared/fixtures/eval ../shared/fixtures/real \
+        [--share 1.0] [--cache PATH] [--write PATH]
 
 Labels come from each page's own markup: product-visible's labels.json, else the Product offer
 price its JSON-LD/microdata gives (product-visible's build.py rules, via extruct). Features are
 computed on the page with its markup stripped (product-visible's score.py, visible mode), from
-every price tag ``shown`` finds in the body. A candidate whose amount equals the price is the
-right answer; a page where none does (or a WCXB listing, article, ... page) teaches "no price".
+every price tag ``shown`` reads in the body whose amount touches a currency. A candidate whose
+amount equals the price is the right answer; a page where none does, and WCXB's listing,
+article, ... pages and eval's pages without product markup, teach "no price" (``--share``: their
+weight in training against the product pages').
 
-Evaluated on the product-visible pages only (score.py's price F1: a wrong price is a FP and a
-FN), per shop: rules, model (trained without the shop), and combined (the rules' price, else
-the model's). Beside it, how often the model names a price on WCXB's non-product pages.
-``--write`` stores the weights trained on every page (only worth it when the model wins).
-Needs numpy (training only) and extruct.
+Scored on the product-visible pages (score.py's price F1: a wrong price is a FP and a FN), per
+shop, four ways: the rules; the model alone (trained without the shop); combined (the rules'
+price, else the model's); gated (combined, the model only on a page with a buy button). Then
+how often each names a price on the non-product pages, each half held out of training in turn.
+``--write`` stores the weights trained on every page. Needs numpy (extra ``ranker-bench``).
 """
 
 from __future__ import annotations
@@ -42,14 +45,15 @@ from crawlforge.extract.product import extract_product  # noqa: E402
 
 MAX_CANDIDATES = 200  # price tags read per page, in document order
 MAX_WALK = 60000  # nodes walked per page
+BOX_LEVELS = 8  # ancestors of a buy button or the heading that make its box
 CLASS_WORDS = ("price", "sale", "was", "old", "regular", "compare", "special", "final", "current", "now", "our",
                "offer", "total", "product", "main", "related", "recommend", "similar", "cart", "ship", "discount",
                "save", "original", "strike", "list", "big", "large", "lg", "small", "sm", "card", "item", "tile",
                "amount", "value", "buy", "detail", "info", "summary")
 LANDMARKS = ("header", "nav", "footer", "aside")
 NEGATIVE_TYPES = {"listing", "collection", "article", "service", "forum", "documentation", "eval-other"}
-NEGATIVES_PER_TYPE = 40
-MAX_NEGATIVE_BYTES = 400_000  # WCXB pages of each other type read as "shows no product price"
+NEGATIVES_PER_TYPE = 40  # WCXB pages of each other type read as "shows no product price"
+MAX_NEGATIVE_BYTES = 400_000  # eval's pages without product markup, up to this size
 _WORDS = re.compile(r"[a-z]+")
 
 
@@ -141,7 +145,8 @@ def candidates(tree, url: str) -> tuple[list, dict]:
     marks = {} if heading is None else {heading.mem_id: "h1"}
     for button in buttons:
         marks.setdefault(button.mem_id, "button")
-    facts = {"h1": None, "buttons": []}
+    facts = {"h1": None, "buttons": [], "boxes": _boxes(buttons), "h1_box": _boxes([heading] if heading else []),
+             "h1s": len(tree.css("h1")), "title_match": _title_match(tree, heading)}
     found, seen, size = [], set(), 0
     for count, node in enumerate(body.traverse(include_text=True, skip_empty=True)):
         if count > MAX_WALK or len(found) >= MAX_CANDIDATES:
@@ -162,13 +167,48 @@ def candidates(tree, url: str) -> tuple[list, dict]:
             if element is not None and element.mem_id not in seen:
                 seen.add(element.mem_id)
                 tag = shown._tag(element, "", size)
-                if tag is not None:
+                # a currency touching the amount; price_parser alone finds "lei" in "kleine"
+                if tag is not None and tag.currency is not None and shown._money_pattern().search(element.text()):
                     found.append(tag)
         size += len(text.strip())
     for tag in found:  # the words around each tag, as the rules read them
         tag.before = _around(tag.element, before=True) + " " + tag.before
         tag.after = f"{tag.after} {_around(tag.element, before=False)}".strip()
     return found, {**facts, "heading": heading, "size": size}
+
+
+def _boxes(elements) -> dict:
+    """mem_id -> levels up, of the ``BOX_LEVELS`` ancestors of each of ``elements``."""
+    boxes = {}
+    for element in elements:
+        node = element
+        for level in range(1, BOX_LEVELS + 1):
+            node = node.parent
+            if node is None or node.tag in ("body", "html"):
+                break
+            boxes[node.mem_id] = min(level, boxes.get(node.mem_id, level))
+    return boxes
+
+
+def _shared_box(element, boxes: dict) -> float:
+    """Levels from ``element`` up to the nearest box it shares with a button or heading (0: none)."""
+    node = element
+    for level in range(1, BOX_LEVELS + 1):
+        node = node.parent
+        if node is None:
+            break
+        if node.mem_id in boxes:
+            return 1.0 / (level + boxes[node.mem_id])
+    return 0.0
+
+
+def _title_match(tree, heading) -> float:
+    title = tree.head.css_first("title") if tree.head is not None else None
+    if heading is None or title is None:
+        return 0.0
+    words = set(re.findall(r"\w+", title.text().casefold()))
+    shown_words = re.findall(r"\w+", heading.text(separator=" ").casefold())
+    return sum(word in words for word in shown_words) / len(shown_words) if shown_words else 0.0
 
 
 def _around(element, before: bool) -> str:
@@ -197,6 +237,8 @@ def features(tags: list, facts: dict) -> tuple[list, list]:
     names, rows = None, []
     h1 = [facts["h1"]] if facts.get("h1") is not None else []
     first_after_h1 = next((i for i, t in enumerate(tags) if h1 and t.at >= h1[0]), None)
+    usable = [i for i, t in enumerate(tags) if h1 and t.at >= h1[0] and not t.listed and not shown.is_list_label(t)
+              and not shown.is_not_selling(t)]
     for index, tag in enumerate(tags):
         f = {}
         f["h1_before"], f["h1_after"] = _distance(tag.at, h1)
@@ -204,6 +246,10 @@ def features(tags: list, facts: dict) -> tuple[list, list]:
         f["near_h1"] = float(bool(h1) and 0 <= tag.at - h1[0] <= 200)
         f["near_button"] = float(any(abs(tag.at - b) <= 200 for b in facts.get("buttons", [])))
         f["first_after_h1"] = float(index == first_after_h1)
+        f["first_usable"] = float(bool(usable) and index == usable[0])
+        f["usable_rank"] = math.log1p(usable.index(index)) if index in usable else 3.0
+        f["buy_box"] = _shared_box(tag.element, facts.get("boxes", {}))
+        f["h1_box"] = _shared_box(tag.element, facts.get("h1_box", {}))
         f["index"] = math.log1p(index)
         f["position"] = tag.at / max(facts.get("size", 1), 1)
         f["listed"] = float(tag.listed)
@@ -239,41 +285,48 @@ def features(tags: list, facts: dict) -> tuple[list, list]:
 
 
 # Page facts that feed the "no price" option (a page-level score against every candidate).
-NULL_NAMES = ("null_bias", "null_no_h1", "null_no_button", "null_none_near", "null_candidates", "null_cards")
+NULL_NAMES = ("null_bias", "null_no_h1", "null_no_button", "null_none_near", "null_candidates", "null_cards",
+              "null_h1s", "null_title_match", "null_no_box")
 
 
 def null_row(tags: list, facts: dict, rows: list, names: list) -> list:
     near = names.index("near_h1") if names else 0
     return [1.0, float(facts.get("h1") is None), float(not facts.get("buttons")),
             float(not any(r[near] for r in rows)), math.log1p(len(rows)),
-            (sum(r[names.index("in_card")] for r in rows) / len(rows)) if rows else 0.0]
+            (sum(r[names.index("in_card")] for r in rows) / len(rows)) if rows else 0.0,
+            math.log1p(facts.get("h1s", 0)), facts.get("title_match", 0.0),
+            float(not any(r[names.index("buy_box")] for r in rows))]
 
 
 # ----------------------------------------------------------------- the model
 def fit(groups: list, width: int, epochs: int = 400, l2: float = 0.01):
     """Weights of a conditional logit: per page, softmax over its candidates' scores and the
-    "no price" option's; ``groups``: (X [n, width], null vector, index of the right option
-    (n = "no price"))."""
-    w = np.zeros(width)
-    v = np.zeros(len(NULL_NAMES))
-    X = [np.asarray(g[0], dtype=float).reshape(-1, width) for g in groups]
-    N = [np.asarray(g[1], dtype=float) for g in groups]
-    weights = np.asarray([g[3] for g in groups])
-    mean = np.mean(np.vstack([x for x in X if len(x)]), axis=0)
-    std = np.std(np.vstack([x for x in X if len(x)]), axis=0) + 1e-6
-    X = [(x - mean) / std for x in X]
-    lr = 0.5
+    "no price" option's; ``groups``: (rows [n, width], null vector, index of the right option
+    (n = "no price"), weight). Batch gradient descent on standardised features."""
+    rows = [np.asarray(g[0], dtype=float).reshape(-1, width) for g in groups]
+    X = np.vstack(rows)
+    page = np.repeat(np.arange(len(groups)), [len(r) for r in rows])  # each candidate's page
+    N = np.asarray([g[1] for g in groups], dtype=float)
+    weights = np.asarray([g[3] for g in groups], dtype=float)
+    y = np.zeros(len(X))
+    starts = np.cumsum([0] + [len(r) for r in rows[:-1]])
+    picked = [(start + g[2]) for start, g, r in zip(starts, groups, rows) if g[2] < len(r)]
+    y[picked] = 1.0
+    y_null = np.asarray([float(g[2] >= len(r)) for g, r in zip(groups, rows)])
+    mean, std = X.mean(axis=0), X.std(axis=0) + 1e-6
+    X = (X - mean) / std
+    w, v = np.zeros(width), np.zeros(N.shape[1])
+    lr, total = 0.5, weights.sum()
     for _ in range(epochs):
-        gw, gv = np.zeros(width), np.zeros(len(v))
-        for x, n, (_, _, right, weight) in zip(X, N, groups):
-            scores = np.append(x @ w, n @ v)
-            p = np.exp(scores - scores.max())
-            p /= p.sum()
-            p[right] -= 1.0
-            gw += weight * (x.T @ p[:-1])
-            gv += weight * n * p[-1]
-        w -= lr * (gw / weights.sum() + l2 * w)
-        v -= lr * (gv / weights.sum() + l2 * v)
+        scores, null = X @ w, N @ v
+        top = null.copy()
+        np.maximum.at(top, page, scores)
+        e, e_null = np.exp(scores - top[page]), np.exp(null - top)
+        z = e_null.copy()
+        np.add.at(z, page, e)
+        p, p_null = e / z[page], e_null / z
+        w -= lr * (X.T @ (weights[page] * (p - y)) / total + l2 * w)
+        v -= lr * (N.T @ (weights * (p_null - y_null)) / total + l2 * v)
     return {"mean": mean, "std": std, "w": w, "v": v}
 
 
@@ -323,11 +376,68 @@ def page_features(folders, score, build):
     return feature_names, data
 
 
+MODES = ("rules", "model", "combined", "gated")
+
+
+def answers(d: dict) -> dict:
+    """Each mode's price for page record ``d`` (its ``model`` pick set): combined is the rules'
+    price, else the model's; gated fills with the model's only on a page with a buy button."""
+    fill = d["rules"] if d["rules"] is not None else d["model"]
+    has_button = not d["null"][NULL_NAMES.index("null_no_button")]
+    return {"rules": d["rules"], "model": d["model"], "combined": fill,
+            "gated": fill if d["rules"] is not None or has_button else None}
+
+
+def training(pages_: list, share: float) -> list:
+    """fit()'s groups; the non-product pages weigh ``share`` of the product pages in all."""
+    negatives = sum(d["kind"] in NEGATIVE_TYPES for d in pages_)
+    weight = share * (len(pages_) - negatives) / negatives if negatives else 1.0
+    return [(d["rows"], d["null"], d["right"], weight if d["kind"] in NEGATIVE_TYPES else 1.0)
+            for d in pages_ if weight or d["kind"] not in NEGATIVE_TYPES]
+
+
+def pick(model, d: dict):
+    chosen = predict(model, d["rows"], d["null"])
+    return d["amounts"][chosen] if chosen is not None else None
+
+
+def leave_one_shop_out(data: list, width: int, share: float) -> dict:
+    """shop -> mode -> score.py's (TP, FP, FN) per page, the model trained without the shop."""
+    evals = [d for d in data if d["eval"]]
+    table = defaultdict(lambda: {mode: [] for mode in MODES})
+    for shop in sorted({d["shop"] for d in evals}):
+        model = fit(training([d for d in data if d["shop"] != shop], share), width)
+        for d in (d for d in evals if d["shop"] == shop):
+            d["model"] = pick(model, d)
+            for mode, got in answers(d).items():
+                table[shop][mode].append(counts(d["price"], got))
+    return table
+
+
+def held_out_fires(data: list, width: int, share: float) -> tuple[dict, list]:
+    """kind -> mode -> pages given a price, of the non-product pages, each half held out in turn."""
+    negatives = [d for d in data if d["kind"] in NEGATIVE_TYPES]
+    fired, where = defaultdict(lambda: defaultdict(int)), []
+    for fold in (0, 1):
+        held = {id(d) for d in negatives[fold::2]}
+        model = fit(training([d for d in data if id(d) not in held], share), width)
+        for d in negatives[fold::2]:
+            d["model"] = pick(model, d)
+            fired[d["kind"]]["pages"] += 1
+            for mode, got in answers(d).items():
+                fired[d["kind"]][mode] += got is not None
+            if d["model"] is not None:
+                where.append(f"{d['kind']} {d['key'][:40]} {d['model']}")
+    return fired, where
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folders", nargs="+", type=Path, help="fixture folders (product-visible first: its score.py)")
+    ap.add_argument("folders", nargs="+", type=Path, help="fixture folders, product-visible among them")
     ap.add_argument("--share", type=float, default=1.0,
                     help="the non-product pages' weight in training, as a share of the product pages' (0: left out)")
+    ap.add_argument("--misses", type=int, default=10, metavar="N",
+                    help="non-product pages listed where the model fired")
     ap.add_argument("--cache", type=Path, metavar="PATH", help="keep the pages' features here (read if present)")
     ap.add_argument("--write", type=Path, metavar="PATH", help="write the weights trained on every page here")
     args = ap.parse_args()
@@ -337,37 +447,39 @@ def main() -> None:
     import build  # noqa: PLC0415  (product-visible's labelling rules)
 
     if args.cache and args.cache.exists():
-        feature_names, data = json.loads(args.cache.read_text())
+        names, data = json.loads(args.cache.read_text())
     else:
-        feature_names, data = page_features(args.folders, score, build)
+        names, data = page_features(args.folders, score, build)
         if args.cache:
-            args.cache.write_text(json.dumps([feature_names, data]))
+            args.cache.write_text(json.dumps([names, data]))
     print(f"{len(data)} pages: " + ", ".join(f"{k} {sum(d['kind'] == k for d in data)}"
                                              for k in sorted({d['kind'] for d in data})))
     evals = [d for d in data if d["eval"]]
     reachable = sum(d["right"] < len(d["amounts"]) for d in evals)
-    print(f"eval pages whose price is among the candidates: {reachable}/{len(evals)}")
-    def groups(pages_):
-        """Training groups; the non-product pages weigh ``--share`` of the product pages in all."""
-        negatives = sum(d["kind"] in NEGATIVE_TYPES for d in pages_)
-        share = args.share * (len(pages_) - negatives) / negatives if negatives else 1.0
-        pages_ = [d for d in pages_ if share or d["kind"] not in NEGATIVE_TYPES]
-        return [(d["rows"], d["null"], d["right"], share if d["kind"] in NEGATIVE_TYPES else 1.0) for d in pages_]
-    table = defaultdict(lambda: {"rules": [], "model": [], "combined": []})
-    for shop in sorted({d["shop"] for d in evals}):
-        model = fit(groups([d for d in data if d["shop"] != shop]), len(feature_names))
-        for d in (d for d in evals if d["shop"] == shop):
-            chosen = predict(model, d["rows"], d["null"])
-            d["model"] = d["amounts"][chosen] if chosen is not None else None
-            combined = d["rules"] if d["rules"] is not None else d["model"]
-            for mode, got in (("rules", d["rules"]), ("model", d["model"]), ("combined", combined)):
-                table[shop][mode].append(counts(d["price"], got))
-    print(f"\n{'shop':20} {'n':>3}  rules  model  combined   (price F1, leave-one-shop-out)")
+    print(f"product-visible pages whose price is among the candidates: {reachable}/{len(evals)}")
+
+    report_shops(leave_one_shop_out(data, len(names), args.share), evals)
+    fired, where = held_out_fires(data, len(names), args.share)
+    print("\na price named on non-product pages (held out): " + " / ".join(MODES))
+    for kind, row in sorted(fired.items()):
+        print(f"  {kind:14} {row['pages']:4d} pages: " + " / ".join(str(row[m]) for m in MODES))
+    for line in where[:args.misses]:
+        print(f"  model fired: {line}")
+    if args.write:
+        model = fit(training(data, args.share), len(names))
+        weights = {k: [round(float(x), 6) for x in model[k]] for k in model}
+        weights["features"], weights["null_features"] = names, list(NULL_NAMES)
+        args.write.write_text(json.dumps(weights, indent=1) + "\n")
+        print(f"wrote {args.write}")
+
+
+def report_shops(table: dict, evals: list) -> None:
+    """The per-shop table, the totals and the pages where the rules or the model miss."""
+    print(f"\n{'shop':20} {'n':>3}  " + "  ".join(f"{m:>8}" for m in MODES) + "   (price F1, leave-one-shop-out)")
     for shop, modes in sorted(table.items(), key=lambda kv: (-len(kv[1]["rules"]), kv[0])):
-        cells = "  ".join(f"{f1(modes[m])[0]:.3f}" for m in ("rules", "model", "combined"))
-        print(f"{shop:20} {len(modes['rules']):3d}  {cells}")
+        print(f"{shop:20} {len(modes['rules']):3d}  " + "  ".join(f"{f1(modes[m])[0]:8.3f}" for m in MODES))
     print(f"\n{'total':9}    F1      P   TP  FP  FN")
-    for mode in ("rules", "model", "combined"):
+    for mode in MODES:
         value, p, tp, fp, fn = f1([row for modes in table.values() for row in modes[mode]])
         print(f"{mode:9} {value:.3f}  {p:.3f}  {tp:3d} {fp:3d} {fn:3d}")
     for d in evals:
@@ -375,26 +487,6 @@ def main() -> None:
             print(f"  {d['key'][:8]:8} {d['shop'][:14]:14} want {d['price']} rules {d['rules']} model {d['model']}"
                   f" (right candidate {'#' + str(d['right']) if d['right'] < len(d['amounts']) else 'none'}"
                   f" of {len(d['amounts'])})")
-    negatives = [d for d in data if d["kind"] in NEGATIVE_TYPES]
-    fired = defaultdict(int)
-    for fold in (0, 1):  # half the non-product pages held out at a time
-        held = {id(d) for d in negatives[fold::2]}
-        model = fit(groups([d for d in data if id(d) not in held]), len(feature_names))
-        for d in negatives[fold::2]:
-            if predict(model, d["rows"], d["null"]) is not None:
-                fired[d["kind"]] += 1
-                fired[d["kind"] + " combined"] += d["rules"] is None
-            fired[d["kind"] + " rules"] += d["rules"] is not None
-    print("\na price named on held-out non-product pages (rules / model / combined):")
-    for kind in sorted({d["kind"] for d in negatives}):
-        rules = fired[kind + " rules"]
-        print(f"  {kind:14} {sum(d['kind'] == kind for d in negatives):4d} pages: {rules} / {fired[kind]} / "
-              f"{rules + fired[kind + ' combined']}")
-    model = fit(groups(data), len(feature_names))
-    if args.write:
-        args.write.write_text(json.dumps({"features": feature_names, "null_features": list(NULL_NAMES),
-                                          **{k: [round(float(x), 6) for x in model[k]] for k in model}}, indent=1) + "\n")
-        print(f"wrote {args.write}")
 
 
 if __name__ == "__main__":
