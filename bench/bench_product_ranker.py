@@ -18,6 +18,8 @@ Scored on the product-visible pages (score.py's price F1: a wrong price is a FP 
 shop, four ways: the rules; the model alone (trained without the shop); combined (the rules'
 price, else the model's); gated (combined, the model only on a page with a buy button). Then
 how often each names a price on the non-product pages, each half held out of training in turn.
+The SKU the same way (rules, model, rules else model): its candidates are the code-like tokens
+(a digit in them) of the text, of attribute values and of the URL's path.
 ``--write`` stores the weights trained on every page. Needs numpy (extra ``ranker-bench``).
 """
 
@@ -33,6 +35,7 @@ import sys
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -72,18 +75,19 @@ def pages(folders: list[Path], score, build):
     """(key, html, url, shop, price or None, is_eval, kind) of every usable page, each HTML once."""
     seen, out = set(), []
 
-    def add(key, raw: bytes, url, price, is_eval, kind):
+    def add(key, raw: bytes, url, price, is_eval, kind, skus=()):
         digest = hashlib.sha256(raw).hexdigest()
         if digest in seen:
             return
         seen.add(digest)
-        out.append((key, score.decode(raw), url, build.shop_of(url), price, is_eval, kind))
+        url = url or ""  # a page saved without its address
+        out.append((key, score.decode(raw), url, build.shop_of(url), price, list(skus), is_eval, kind))
 
     visible = next((f for f in folders if (f / "labels.json").exists() and (f / "build.py").exists()), None)
     if visible is not None:
         for key, label in json.loads((visible / "labels.json").read_text()).items():
             raw = gzip.decompress((visible / label["page"]).read_bytes())
-            add(key, raw, label["url"], label["price"][0], True, "product")
+            add(key, raw, label["url"], label["price"][0], True, "product", label["sku"])
     for folder in folders:
         if folder == visible:
             continue
@@ -94,7 +98,7 @@ def pages(folders: list[Path], score, build):
             text = score.decode(raw)
             fields = build.label_wcxb(text, url)[0] if "price" in text.lower() else None
             if fields is not None:
-                add(key, raw, url, fields["price"][0], False, "labelled")
+                add(key, raw, url, fields["price"][0], False, "labelled", fields["sku"])
             elif kind == "product":
                 add(key, raw, url, None, False, "unlabelled")
             elif kind is None and len(raw) < MAX_NEGATIVE_BYTES:  # eval's articles, no product markup
@@ -284,6 +288,93 @@ def features(tags: list, facts: dict) -> tuple[list, list]:
     return names or [], rows
 
 
+# ----------------------------------------------------------------- identifier candidates
+_CODE = re.compile(r"(?<![\w-])([A-Za-z0-9][A-Za-z0-9._/-]{2,38}[A-Za-z0-9])(?![\w-])")
+ID_ATTRIBUTE_WORDS = ("sku", "product", "item", "id", "code", "variant", "article", "model", "value", "pid")
+MAX_CODES = 300  # identifier candidates kept per page
+
+
+def code_candidates(tree, url: str) -> dict:
+    """value -> facts, of every code-like token (a digit in it) the page shows as text after a
+    label or not, holds in an attribute, or its URL's path carries."""
+    found: dict = {}
+    labels = code_labels()
+    path_tokens = set(re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]", urlsplit(url).path))
+    body = tree.body
+    if body is None:
+        return found
+    heading = shown.product_heading(tree)
+    h1_at, size, recent = None, 0, ""
+    for count, node in enumerate(body.traverse(include_text=True, skip_empty=True)):
+        if count > MAX_WALK or len(found) >= MAX_CODES:
+            break
+        if not node.is_text_node:
+            if heading is not None and node.mem_id == heading.mem_id:
+                h1_at = size
+            for name, value in node.attributes.items():
+                if value and name not in ("class", "style", "src", "href", "srcset") and _CODE.fullmatch(value.strip()):
+                    words = set(_WORDS.findall(name.lower()))
+                    facts = _code(found, value.strip(), "attribute", size, h1_at)
+                    for word in ID_ATTRIBUTE_WORDS:
+                        if facts and (word in words or word in name.lower()):
+                            facts[f"attr_{word}"] = 1.0
+            continue
+        parent = node.parent
+        if parent is None or parent.tag in shown._SKIPPED:
+            continue
+        text = node.text_content
+        for m in _CODE.finditer(text):
+            labelled = labels.search(recent[-30:] + text[:m.start()]) is not None
+            facts = _code(found, m.group(1), "text", size, h1_at)
+            if not facts:
+                continue
+            facts["labelled"] = max(facts.get("labelled", 0.0), float(labelled))
+            facts["in_link"] = max(facts.get("in_link", 0.0), float(shown._in_link(parent) or parent.tag == "a"))
+        recent = (recent + " " + text)[-60:]
+        size += len(text.strip())
+    for value, facts in found.items():
+        facts["in_url"] = float(value in path_tokens or value.lower() in url.lower())
+    return found
+
+
+def _code(found: dict, value: str, where: str, at: int, h1_at) -> dict:
+    if not shown._DIGIT.search(value):
+        return {}  # a word
+    facts = found.setdefault(value, {"count": 0.0, "first": at})
+    facts["count"] += 1
+    facts[f"in_{where}"] = 1.0
+    if h1_at is not None:
+        facts["h1_dist"] = min(facts.get("h1_dist", 1e9), abs(at - h1_at))
+    return facts
+
+
+def code_labels():
+    from crawlforge.extract.words import pattern  # noqa: PLC0415
+    return pattern("product_code_labels")
+
+
+def code_features(found: dict, page_size: int) -> tuple[list, list, list]:
+    """(names, values, rows) of the identifier candidates."""
+    names = ["count", "position", "h1_dist", "no_h1", "in_text", "in_attribute", "labelled", "in_link", "in_url",
+             "length", "digits", "letters", "upper", "separators", "only_digits", "dotted_decimal", "year_like"] \
+        + [f"attr_{w}" for w in ID_ATTRIBUTE_WORDS]
+    values, rows = [], []
+    for value, facts in found.items():
+        if not any(c.isdigit() for c in value):
+            continue
+        digits = sum(c.isdigit() for c in value)
+        f = {"count": math.log1p(facts["count"]), "position": facts["first"] / max(page_size, 1),
+             "h1_dist": math.log1p(facts.get("h1_dist", 1e9)), "no_h1": float("h1_dist" not in facts),
+             "length": len(value) / 10, "digits": digits / len(value),
+             "letters": sum(c.isalpha() for c in value) / len(value), "upper": float(any(c.isupper() for c in value)),
+             "separators": float(any(c in "._/-" for c in value)), "only_digits": float(value.isdigit()),
+             "dotted_decimal": float(bool(re.fullmatch(r"\d+[.,]\d{1,2}", value))),
+             "year_like": float(bool(re.fullmatch(r"(19|20)\d\d", value)))}
+        rows.append([f.get(n, facts.get(n, 0.0)) for n in names])
+        values.append(value)
+    return names, values, rows
+
+
 # Page facts that feed the "no price" option (a page-level score against every candidate).
 NULL_NAMES = ("null_bias", "null_no_h1", "null_no_button", "null_none_near", "null_candidates", "null_cards",
               "null_h1s", "null_title_match", "null_no_box")
@@ -361,19 +452,30 @@ def f1(rows):
     return (2 * p * r / (p + r) if p + r else 0.0), p, tp, fp, fn
 
 
+def _rules(html: str, url: str) -> tuple:
+    record = extract_product(html, url)
+    return record["price"], record["sku"]
+
+
 def page_features(folders, score, build):
     """(feature names, one record per page: its candidates' rows, the right one, the rules' price)."""
-    data, feature_names = [], []
-    for key, html, url, shop, price, is_eval, kind in pages(folders, score, build):
+    data, feature_names, code_names = [], [], []
+    for key, html, url, shop, price, skus, is_eval, kind in pages(folders, score, build):
         stripped = score.strip_machine_readable(html)
-        tags, facts = candidates(parse_page(stripped), url)
+        tree = parse_page(stripped)
+        tags, facts = candidates(tree, url)
+        code_names_, codes, code_rows = code_features(code_candidates(tree, url), facts.get("size", 1))
         names, rows = features(tags, facts)
         right = next((i for i, tag in enumerate(tags) if same(tag.amount, price)), len(tags))
         data.append({"key": key, "shop": shop, "price": price, "eval": is_eval, "kind": kind, "rows": rows,
                      "null": null_row(tags, facts, rows, names), "right": right, "amounts": [t.amount for t in tags],
-                     "rules": extract_product(stripped, url)["price"]})
-        feature_names = names or feature_names
-    return feature_names, data
+                     "code_rows": code_rows, "codes": codes, "skus": skus,
+                     "code_right": next((i for i, c in enumerate(codes) if c in skus), len(codes)),
+                     **dict(zip(("rules", "rules_sku"), _rules(stripped, url)))})
+        data[-1]["code_null"] = [1.0, float(facts.get("h1") is None), float(not facts.get("buttons")),
+                                 math.log1p(len(codes))]
+        feature_names, code_names = names or feature_names, code_names or code_names_
+    return {"price": feature_names, "sku": code_names}, data
 
 
 MODES = ("rules", "model", "combined", "gated")
@@ -458,19 +560,47 @@ def main() -> None:
     reachable = sum(d["right"] < len(d["amounts"]) for d in evals)
     print(f"product-visible pages whose price is among the candidates: {reachable}/{len(evals)}")
 
-    report_shops(leave_one_shop_out(data, len(names), args.share), evals)
-    fired, where = held_out_fires(data, len(names), args.share)
+    report_shops(leave_one_shop_out(data, len(names["price"]), args.share), evals)
+    report_skus(data, len(names["sku"]), args.share)
+    fired, where = held_out_fires(data, len(names["price"]), args.share)
     print("\na price named on non-product pages (held out): " + " / ".join(MODES))
     for kind, row in sorted(fired.items()):
         print(f"  {kind:14} {row['pages']:4d} pages: " + " / ".join(str(row[m]) for m in MODES))
     for line in where[:args.misses]:
         print(f"  model fired: {line}")
     if args.write:
-        model = fit(training(data, args.share), len(names))
+        model = fit(training(data, args.share), len(names["price"]))
         weights = {k: [round(float(x), 6) for x in model[k]] for k in model}
-        weights["features"], weights["null_features"] = names, list(NULL_NAMES)
+        weights["features"], weights["null_features"] = names["price"], list(NULL_NAMES)
         args.write.write_text(json.dumps(weights, indent=1) + "\n")
         print(f"wrote {args.write}")
+
+
+def report_skus(data: list, width: int, share: float) -> None:
+    """The same leave-one-shop-out comparison for the SKU: rules, model, rules else model."""
+    evals = [d for d in data if d["eval"] and d["skus"]]
+    known = [d for d in data if d["skus"] or d["kind"] in NEGATIVE_TYPES]
+    rows = {mode: [] for mode in ("rules", "model", "combined")}
+    for shop in sorted({d["shop"] for d in evals}):
+        train = [dict(d, rows=d["code_rows"], null=d["code_null"], right=d["code_right"])
+                 for d in known if d["shop"] != shop]
+        model = fit(training(train, share), width)
+        for d in (d for d in evals if d["shop"] == shop):
+            chosen = predict(model, d["code_rows"], d["code_null"])
+            d["model_sku"] = d["codes"][chosen] if chosen is not None else None
+            got = {"rules": d["rules_sku"], "model": d["model_sku"], "combined": d["rules_sku"] or d["model_sku"]}
+            for mode, value in got.items():
+                rows[mode].append((0, 0, 1) if value is None else (1, 0, 0) if value in d["skus"] else (0, 1, 1))
+    reachable = sum(d["code_right"] < len(d["codes"]) for d in evals)
+    print(f"\nsku, leave-one-shop-out ({reachable}/{len(evals)} pages with the sku among the candidates)")
+    print(f"{'total':9}    F1      P   TP  FP  FN")
+    for mode, counted in rows.items():
+        value, p, tp, fp, fn = f1(counted)
+        print(f"{mode:9} {value:.3f}  {p:.3f}  {tp:3d} {fp:3d} {fn:3d}")
+    for d in evals:
+        if d["rules_sku"] not in d["skus"] or d["model_sku"] not in d["skus"]:
+            print(f"  {d['key'][:8]:8} {d['shop'][:14]:14} want {d['skus'][:2]} rules {d['rules_sku']} "
+                  f"model {d['model_sku']}")
 
 
 def report_shops(table: dict, evals: list) -> None:
