@@ -20,7 +20,9 @@ price, else the model's); gated (combined, the model only on a page with a buy b
 how often each names a price on the non-product pages, each half held out of training in turn.
 The SKU the same way (rules, model, rules else model): its candidates are the code-like tokens
 (a digit in them) of the text, of attribute values and of the URL's path.
-``--write`` stores the weights trained on every page. Needs numpy (extra ``ranker-bench``).
+``--learner stumps``: gradient-boosted stumps on the same loss instead of the linear logit
+(minutes longer: the SKU candidates are many). ``--write`` stores the weights trained on every
+page. Needs numpy (extra ``ranker-bench``).
 """
 
 from __future__ import annotations
@@ -390,7 +392,7 @@ def null_row(tags: list, facts: dict, rows: list, names: list) -> list:
 
 
 # ----------------------------------------------------------------- the model
-def fit(groups: list, width: int, epochs: int = 400, l2: float = 0.01):
+def fit_logit(groups: list, width: int, epochs: int = 400, l2: float = 0.01):
     """Weights of a conditional logit: per page, softmax over its candidates' scores and the
     "no price" option's; ``groups``: (rows [n, width], null vector, index of the right option
     (n = "no price"), weight). Batch gradient descent on standardised features."""
@@ -418,17 +420,83 @@ def fit(groups: list, width: int, epochs: int = 400, l2: float = 0.01):
         p, p_null = e / z[page], e_null / z
         w -= lr * (X.T @ (weights[page] * (p - y)) / total + l2 * w)
         v -= lr * (N.T @ (weights * (p_null - y_null)) / total + l2 * v)
-    return {"mean": mean, "std": std, "w": w, "v": v}
+    return {"learner": "logit", "mean": mean, "std": std, "w": w, "v": v}
+
+
+def fit(groups: list, width: int, learner: str = "logit"):
+    return (fit_stumps if learner == "stumps" else fit_logit)(groups, width)
 
 
 def predict(model, rows, null) -> int | None:
     """Index of the chosen candidate, None for "no price"."""
     if not rows:
         return None
+    if model["learner"] == "stumps":
+        scores = _stump_scores(model["stumps"], _options(rows, null))
+        best = int(np.argmax(scores[:-1]))
+        return best if scores[best] > scores[-1] else None
     x = (np.asarray(rows, dtype=float) - model["mean"]) / model["std"]
     scores = x @ model["w"]
     best = int(np.argmax(scores))
     return best if scores[best] > np.asarray(null) @ model["v"] else None
+
+
+def _options(rows, null) -> np.ndarray:
+    """A page's options as one matrix: each candidate's features, then the "no price" option's
+    (its page facts; a column that says which it is)."""
+    rows = np.asarray(rows, dtype=float)  # [n, width]: a page without candidates comes shaped
+    width, facts = rows.shape[1], len(null)
+    out = np.full((len(rows) + 1, width + facts + 1), -1e6)
+    out[:-1, :width] = rows
+    out[-1, width:width + facts] = null
+    out[:, -1] = 0.0
+    out[-1, -1] = 1.0
+    return out
+
+
+def _stump_scores(stumps: list, X: np.ndarray) -> np.ndarray:
+    scores = np.zeros(len(X))
+    for column, threshold, left, right in stumps:
+        scores += np.where(X[:, column] <= threshold, left, right)
+    return scores
+
+
+def fit_stumps(groups: list, width: int, rounds: int = 150, rate: float = 0.3):
+    """Gradient-boosted stumps on the same conditional-logit loss (Newton steps): each round
+    one split of one feature, fitted to every option's gradient."""
+    blocks = [_options(np.asarray(g[0], dtype=float).reshape(-1, width), g[1]) for g in groups]
+    X = np.vstack(blocks)
+    page = np.repeat(np.arange(len(groups)), [len(b) for b in blocks])
+    starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
+    y = np.zeros(len(X))
+    y[[start + min(g[2], len(b) - 1) for start, g, b in zip(starts, groups, blocks)]] = 1.0
+    weight = np.asarray([g[3] for g in groups], dtype=float)[page]
+    order = np.argsort(X, axis=0, kind="stable")
+    scores, stumps = np.zeros(len(X)), []
+    for _ in range(rounds):
+        top = np.full(len(groups), -np.inf)
+        np.maximum.at(top, page, scores)
+        e = np.exp(scores - top[page])
+        z = np.zeros(len(groups))
+        np.add.at(z, page, e)
+        p = e / z[page]
+        g, h = weight * (y - p), weight * np.maximum(p * (1 - p), 1e-6)
+        best = None
+        for column in range(X.shape[1]):
+            idx = order[:, column]
+            values = X[idx, column]
+            gl, hl = np.cumsum(g[idx])[:-1], np.cumsum(h[idx])[:-1]
+            gr, hr = g.sum() - gl, h.sum() - hl
+            gain = gl ** 2 / (hl + 1.0) + gr ** 2 / (hr + 1.0)
+            gain[values[:-1] == values[1:]] = -1.0  # no split between equal values
+            at = int(np.argmax(gain))
+            if best is None or gain[at] > best[0]:
+                best = (gain[at], column, (values[at] + values[at + 1]) / 2, rate * gl[at] / (hl[at] + 1.0),
+                        rate * gr[at] / (hr[at] + 1.0))
+        _, column, threshold, left, right = best
+        stumps.append((column, float(threshold), float(left), float(right)))
+        scores += np.where(X[:, column] <= threshold, left, right)
+    return {"learner": "stumps", "stumps": stumps}
 
 
 # ----------------------------------------------------------------- scoring
@@ -503,12 +571,12 @@ def pick(model, d: dict):
     return d["amounts"][chosen] if chosen is not None else None
 
 
-def leave_one_shop_out(data: list, width: int, share: float) -> dict:
+def leave_one_shop_out(data: list, width: int, share: float, learner: str) -> dict:
     """shop -> mode -> score.py's (TP, FP, FN) per page, the model trained without the shop."""
     evals = [d for d in data if d["eval"]]
     table = defaultdict(lambda: {mode: [] for mode in MODES})
     for shop in sorted({d["shop"] for d in evals}):
-        model = fit(training([d for d in data if d["shop"] != shop], share), width)
+        model = fit(training([d for d in data if d["shop"] != shop], share), width, learner)
         for d in (d for d in evals if d["shop"] == shop):
             d["model"] = pick(model, d)
             for mode, got in answers(d).items():
@@ -516,13 +584,13 @@ def leave_one_shop_out(data: list, width: int, share: float) -> dict:
     return table
 
 
-def held_out_fires(data: list, width: int, share: float) -> tuple[dict, list]:
+def held_out_fires(data: list, width: int, share: float, learner: str) -> tuple[dict, list]:
     """kind -> mode -> pages given a price, of the non-product pages, each half held out in turn."""
     negatives = [d for d in data if d["kind"] in NEGATIVE_TYPES]
     fired, where = defaultdict(lambda: defaultdict(int)), []
     for fold in (0, 1):
         held = {id(d) for d in negatives[fold::2]}
-        model = fit(training([d for d in data if id(d) not in held], share), width)
+        model = fit(training([d for d in data if id(d) not in held], share), width, learner)
         for d in negatives[fold::2]:
             d["model"] = pick(model, d)
             fired[d["kind"]]["pages"] += 1
@@ -538,6 +606,8 @@ def main() -> None:
     ap.add_argument("folders", nargs="+", type=Path, help="fixture folders, product-visible among them")
     ap.add_argument("--share", type=float, default=1.0,
                     help="the non-product pages' weight in training, as a share of the product pages' (0: left out)")
+    ap.add_argument("--learner", choices=("logit", "stumps"), default="logit",
+                    help="a linear conditional logit, or boosted stumps on the same loss")
     ap.add_argument("--misses", type=int, default=10, metavar="N",
                     help="non-product pages listed where the model fired")
     ap.add_argument("--cache", type=Path, metavar="PATH", help="keep the pages' features here (read if present)")
@@ -560,23 +630,24 @@ def main() -> None:
     reachable = sum(d["right"] < len(d["amounts"]) for d in evals)
     print(f"product-visible pages whose price is among the candidates: {reachable}/{len(evals)}")
 
-    report_shops(leave_one_shop_out(data, len(names["price"]), args.share), evals)
-    report_skus(data, len(names["sku"]), args.share)
-    fired, where = held_out_fires(data, len(names["price"]), args.share)
+    report_shops(leave_one_shop_out(data, len(names["price"]), args.share, args.learner), evals)
+    report_skus(data, len(names["sku"]), args.share, args.learner)
+    fired, where = held_out_fires(data, len(names["price"]), args.share, args.learner)
     print("\na price named on non-product pages (held out): " + " / ".join(MODES))
     for kind, row in sorted(fired.items()):
         print(f"  {kind:14} {row['pages']:4d} pages: " + " / ".join(str(row[m]) for m in MODES))
     for line in where[:args.misses]:
         print(f"  model fired: {line}")
     if args.write:
-        model = fit(training(data, args.share), len(names["price"]))
-        weights = {k: [round(float(x), 6) for x in model[k]] for k in model}
+        model = fit(training(data, args.share), len(names["price"]), args.learner)
+        weights = {k: v if isinstance(v, str) else np.round(np.asarray(v, dtype=float), 6).tolist()
+                   for k, v in model.items()}
         weights["features"], weights["null_features"] = names["price"], list(NULL_NAMES)
         args.write.write_text(json.dumps(weights, indent=1) + "\n")
         print(f"wrote {args.write}")
 
 
-def report_skus(data: list, width: int, share: float) -> None:
+def report_skus(data: list, width: int, share: float, learner: str) -> None:
     """The same leave-one-shop-out comparison for the SKU: rules, model, rules else model."""
     evals = [d for d in data if d["eval"] and d["skus"]]
     known = [d for d in data if d["skus"] or d["kind"] in NEGATIVE_TYPES]
@@ -584,7 +655,7 @@ def report_skus(data: list, width: int, share: float) -> None:
     for shop in sorted({d["shop"] for d in evals}):
         train = [dict(d, rows=d["code_rows"], null=d["code_null"], right=d["code_right"])
                  for d in known if d["shop"] != shop]
-        model = fit(training(train, share), width)
+        model = fit(training(train, share), width, learner)
         for d in (d for d in evals if d["shop"] == shop):
             chosen = predict(model, d["code_rows"], d["code_null"])
             d["model_sku"] = d["codes"][chosen] if chosen is not None else None
