@@ -14,6 +14,7 @@ from html_to_markdown import (CodeBlockStyle, ConversionOptions, HeadingStyle, H
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.nodes import near_tags
 from crawlforge.extract.content.maincontent import main_content as find_main_content
+from crawlforge.extract.content.memo import Memo
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product import product_header, shown_name, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
@@ -144,12 +145,13 @@ def _unwrap_plain_spans(root) -> None:
 def _convert(nodes: list, base: str, include_images: bool, include_links: bool, tracking_params: tuple) -> str:
     """The nodes' markdown, their links and images made absolute and clean first."""
     tracking_params = tuple(tracking_params)
+    resolved = Memo(lambda href: clean_url(href, base, tracking_params))  # a page repeats its menus' links
     for node in nodes:
         _unwrap_code_tables(node)
         _separate_touching(node)
-        _fix_links(node, base, include_links, tracking_params)
+        _fix_links(node, include_links, resolved)
         if include_images:
-            _fix_images(node, base, tracking_params)
+            _fix_images(node, resolved)
     try:
         pieces = [convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)]
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
@@ -257,8 +259,9 @@ def _inside(node, ids: set) -> bool:
     return False
 
 
-def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> None:
-    """Absolute, tracking-free hrefs; links that lead nowhere (or all links) keep only their text."""
+def _fix_links(root, include_links: bool, resolved: dict) -> None:
+    """Absolute, tracking-free hrefs; links that lead nowhere (or all links) keep only their text.
+    `resolved`: the page's memo of ``clean_url``."""
     if not include_links:
         root.unwrap_tags(["a"])
         return
@@ -266,7 +269,7 @@ def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> 
     for link in root.css("a"):
         attrs = link.attrs  # not ``attributes``: a dict of them all, for two
         href = attrs.get("href")
-        target = clean_url(href, base, tracking_params) if href else None
+        target = resolved[href] if href else None
         if target is None:
             (anchors if _is_permalink_mark(link) else dead).append(link)
             continue
@@ -285,14 +288,15 @@ def _is_permalink_mark(link) -> bool:
     return len(text) <= 2 and not any(ch.isalnum() for ch in text)
 
 
-def _fix_images(root, base: str, tracking_params: tuple) -> None:
-    """Absolute image URLs, taking lazy-loading attributes over placeholder or data: sources."""
+def _fix_images(root, resolved: dict) -> None:
+    """Absolute image URLs, taking lazy-loading attributes over placeholder or data: sources.
+    `resolved`: the page's memo of ``clean_url``."""
     dead = []
     for image in root.css("img"):
         attrs = image.attributes
         src = next((attrs[name] for name in _LAZY_SRC
                     if attrs.get(name) and not attrs[name].lstrip().startswith("data:")), None)
-        target = clean_url(src, base, tracking_params) if src else None
+        target = resolved[src] if src else None
         if target is None:
             dead.append(image)
         else:

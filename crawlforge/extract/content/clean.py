@@ -22,18 +22,19 @@ _EMPTY_SPARED_IDS = tag_ids(("img", "pre", "video", "picture"))
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 
 
-def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, keep=None, cards=(),
+def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, memo, keep=None, cards=(),
                         sums: dict | None = None) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading and price, a list) or a box holding them, nor a
     listing's `cards`, what they hold (but credit, date and button lines) or a box holding them:
     each card is mostly a link. `how` says what the page's kind makes of posts, counts, copies
-    and linked prose (`Cleaning`). `sums`: ``subtree_text`` of the nodes, when read already."""
+    and linked prose (`Cleaning`). `memo`: the page's `memo.PageMemo`. `sums`: ``subtree_text``
+    of the nodes, when read already."""
     sums = subtree_text(blocks, nodes) if sums is None else sums
     text = text_memo()  # the tree stays as it is until the removals at the end
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(HEADING_TAGS)}
     titles = _section_titles(boxes, sums)
-    doomed, linked = _boxes(nodes, sums, how)
+    doomed, linked = _boxes(nodes, sums, how, memo)
     root_ids = {root.mem_id for root in nodes}
     lines = [node for node, size, links, _ in blocks.values()
              if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
@@ -48,7 +49,7 @@ def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, keep=None, car
         linked = introduced(linked, text)
         linked = [node for node in linked if not _labelled_items(node, sums)]
     doomed += linked if how.thread or how.counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
-    doomed += _header_lines(nodes)
+    doomed += _header_lines(nodes, memo)
     doomed += chrome_sections(nodes, blocks, sums, text)
     doomed += excerpt_lists(nodes, blocks, sums, text)
     kept = holding_any(keep)
@@ -78,12 +79,13 @@ def _card_datelines(doomed: list, sums: dict) -> set:
 _TIME_IDS = tag_ids(("time",))
 
 
-def _boxes(nodes: list, sums: dict, how: Cleaning) -> tuple[list, list]:
+def _boxes(nodes: list, sums: dict, how: Cleaning, memo) -> tuple[list, list]:
     """(empty or chrome-named boxes, link boxes) inside the content, neither holding half of a
     root's text (that box is the content). On a `thread` a comment-named box is a post, no
     chrome; with `linked_prose` a box with a paragraph's worth of text outside its links is
     prose, whatever its links (an API name's, an author's)."""
     doomed, linked = [], []
+    known = memo.thread_hints if how.thread else memo.hints
     for root in nodes:
         half = sums.get(root.mem_id, NO_TEXT).size / 2
         named = []
@@ -96,24 +98,24 @@ def _boxes(nodes: list, sums: dict, how: Cleaning) -> tuple[list, list]:
             if not size:
                 if not holds_any(node, _EMPTY_SPARED_IDS):
                     doomed.append(node)
-            elif (weight := hint_weight(node, how.thread)) < 0:
+            elif (weight := hint_weight(node, known)) < 0:
                 named.append((node, 0, size))
             elif node.tag != "table" and commas < LIMITS.many_commas \
                     and links > size * (LIMITS.named_link_bar if weight > 0 else LIMITS.link_bar) \
                     and not (how.linked_prose and size - links >= LIMITS.post_text):
                 linked.append(node)  # readability's bars; many commas mean prose
-        spared = page_named(named, 2 * half) if len(named) >= LIMITS.named_cards else ()
+        spared = page_named(named, 2 * half, memo.hints) if len(named) >= LIMITS.named_cards else ()
         doomed += [node for node, _, _ in named if node.mem_id not in spared]  # named sections together the content
     return doomed, linked
 
 
-def _header_lines(nodes: list) -> list:
+def _header_lines(nodes: list, memo) -> list:
     """Lines of a `<header>` in the content shorter than a paragraph, without a heading or a
     marked lead: an article's byline, date and share row."""
     return [node for root in nodes if near_tags(root, ("header",))
             for node in root.css("header p, header div, header ul, header span")
             if node.css_first(HEADING_TAGS) is None
-            and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph and not is_lead(node)]
+            and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph and not is_lead(node, memo)]
 
 
 def link_lists(linked: list, sums: dict, roots: list) -> list:

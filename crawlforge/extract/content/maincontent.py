@@ -17,6 +17,7 @@ from crawlforge.extract.content.cards import (drop_card_copies, is_article, item
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
 from crawlforge.extract.content.clean import clean_conditionally
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
+from crawlforge.extract.content.memo import PageMemo
 from crawlforge.extract.content.nodes import holds, remove_outermost
 from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
 from crawlforge.extract.content.policy import Cleaning, Kind, KINDS, LIMITS, SHARE, THREAD
@@ -36,7 +37,7 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
     shown = description_box(tree.body, description) if isinstance(description, str) and description \
         and tree.body is not None else None
     h1 = page_title(tree) if product is None else None  # a product's markdown opens with its name
-    kind, nodes = _main_content(tree, url, product is not None and _titled(tree, product.get("name")))
+    kind, nodes = _main_content(tree, PageMemo(), url, product is not None and _titled(tree, product.get("name")))
     restore_dates(nodes)
     title = missing_title(tree, h1, nodes, url) if KINDS[kind].title else None
     if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
@@ -100,13 +101,14 @@ def _fragment(markup: str):
     return tree.body
 
 
-def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -> tuple[str, list]:
+def _main_content(tree: LexborHTMLParser, memo: PageMemo, url: str = "", single: bool = False) -> tuple[str, list]:
     types = schema_types(tree)
     declared = declared_kind(types)
     if single and declared == "listing":
         declared = "product"  # one product, shown with other items' cards (`You may also like`)
     stated = KINDS.get(declared)
-    if prune(tree, thread=None if stated is None else stated.posts, product=stated is not None and stated.product_box):
+    if prune(tree, memo, thread=None if stated is None else stated.posts,
+             product=stated is not None and stated.product_box):
         declared = "forum"  # a discussion by its shape
     body = tree.body
     blocks = text_blocks(body) if body is not None else {}
@@ -115,7 +117,7 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if body is None:
         return kind, []
     policy = KINDS[kind]
-    nodes, keep = article_nodes(body, blocks, policy.product_box, policy.rivals)
+    nodes, keep = article_nodes(body, blocks, memo, policy.product_box, policy.rivals)
     items = cards if policy.item_cards and item_sized(cards) \
         and (policy.cards_beside_prose or not is_article(nodes, cards)) else []
     if not policy.posts and not (policy.cards_are_the_page and items):
@@ -126,12 +128,12 @@ def _main_content(tree: LexborHTMLParser, url: str = "", single: bool = False) -
     if policy.whole_page:
         root, within, sums = _kept_whole(body, blocks, nodes, cards, policy)
         if root is not None:
-            _clean_whole(root, blocks, cards, policy, within)
+            _clean_whole(root, blocks, cards, policy, within, memo)
             return kind, [root]
     if policy.product_box:
         remove_outermost(other_items(nodes, keep))
     how = Cleaning(thread=False, counts=policy.posts, copies=policy.copies, linked_prose=policy.linked_prose)
-    clean_conditionally(nodes, blocks, how, keep, cards or items, sums)
+    clean_conditionally(nodes, blocks, how, memo, keep, cards or items, sums)
     return kind, nodes
 
 
@@ -151,11 +153,11 @@ def _kept_whole(body, blocks: dict, nodes: list, cards: list, policy: Kind) -> t
     return None, within, sums
 
 
-def _clean_whole(root, blocks: dict, cards: list, policy: Kind, within: dict | None) -> None:
+def _clean_whole(root, blocks: dict, cards: list, policy: Kind, within: dict | None, memo: PageMemo) -> None:
     """A page kept whole loses its datelines, button lines and menu trees, and, as its kind says,
     its copies and labels; a thread is cleaned as one (`THREAD`)."""
     if policy.posts:
-        clean_conditionally([root], blocks, THREAD, None, cards)
+        clean_conditionally([root], blocks, THREAD, memo, None, cards)
         return
     within = subtree_text(blocks, [root]) if within is None else within
     doomed = bare_lines(blocks, within, root) + menu_trees(root, within)

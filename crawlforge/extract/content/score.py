@@ -2,8 +2,6 @@
 that grows with its length and commas and shrinks with its link density."""
 
 import re
-from functools import lru_cache
-
 from typing import NamedTuple
 
 from crawlforge.extract.content.chrome import name_weight
@@ -82,8 +80,9 @@ def text_blocks(root) -> dict:
     return {mem_id: Block(*entry) for mem_id, entry in blocks.items()}
 
 
-def score_candidates(blocks: dict) -> dict:
-    """Readability's vote: each text block adds to its container and two more ancestors."""
+def score_candidates(blocks: dict, memo) -> dict:
+    """Readability's vote: each text block adds to its container and two more ancestors.
+    `memo`: the page's `memo.PageMemo`."""
     scores, up = {}, {}  # up: mem_id -> parent, each read once
     for node, size, links, commas in blocks.values():
         if size < LIMITS.scored_block:
@@ -99,37 +98,38 @@ def score_candidates(blocks: dict) -> dict:
                 tag = ancestor.tag
                 if tag == "html":  # never scored, so a scored node is no html
                     break
-                weight = _TAG_WEIGHT.get(tag, 0) + _weight(ancestor)
+                weight = _TAG_WEIGHT.get(tag, 0) + _weight(ancestor, memo)
                 entry = scores[mem_id] = [ancestor, weight]
             entry[1] += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
     return {mem_id: Candidate(*entry) for mem_id, entry in scores.items()}
 
 
-def _weight(node) -> int:
+def _weight(node, memo) -> int:
     """The node's class and id weight (`hint_weight`) and its body hint (`body_hint`), from
     one read of its attributes."""
     attributes = node.attributes
-    return name_weight(attributes.get("class") or "", attributes.get("id")) + _body_named(attributes)
+    return name_weight(attributes.get("class") or "", attributes.get("id"), memo.hints) \
+        + _body_named(attributes, memo.body)
 
 
-def body_hint(node) -> int:
-    """The page names its article body: schema.org articleBody or a body/content class."""
-    return _body_named(node.attributes)
+def body_hint(node, memo) -> int:
+    """The page names its article body: schema.org articleBody or a body/content class.
+    `memo`: the page's `memo.PageMemo`."""
+    return _body_named(node.attributes, memo.body)
 
 
-def _body_named(attributes: dict) -> int:
+def _body_named(attributes: dict, known: dict) -> int:
     """`body_hint` of a node's attributes: a dict of them all, for three (``attrs.get`` of a
-    name it lacks costs more)."""
-    if attributes.get("itemprop") == "articleBody" or _names_body(attributes.get("class") or "") \
-            or _names_body(attributes.get("id") or ""):
+    name it lacks costs more). `known`: the page's memo of `names_body`."""
+    if attributes.get("itemprop") == "articleBody" or known[attributes.get("class") or ""] \
+            or known[attributes.get("id") or ""]:
         return LIMITS.class_weight
     return 0
 
 
-@lru_cache(maxsize=8192)
-def _names_body(hint: str) -> bool:
-    """`_BODY_NAMES` in a class or an id (no name spans a blank); a page's containers share their classes."""
+def names_body(hint: str) -> bool:
+    """`_BODY_NAMES` in a class or an id (no name spans a blank)."""
     return _BODY_NAMES.search(hint.lower()) is not None
 
 

@@ -9,7 +9,6 @@ Links in markdown should work outside the page: absolute, without the fragment (
 the old page) and without click-tracking parameters (they carry no content and leak campaigns).
 """
 
-from functools import lru_cache
 from urllib.parse import urljoin
 
 from ada_url import URL
@@ -48,12 +47,11 @@ def strip_tracking(query: str, patterns=_DEFAULT_PATTERNS) -> str:
     return "&".join(kept)
 
 
-@lru_cache(maxsize=8192)
 def clean_url(href: str, base: str, tracking_params=TRACKING_PARAMS) -> str | None:
     """Absolute URL without fragment or tracking parameters; None for links that lead nowhere.
 
     Fragment-only links (`#top`) and script/data URLs give None, so callers can keep the text
-    and drop the link. Cached: navigation repeats the same hrefs on every page of a site.
+    and drop the link.
     """
     href = href.strip()
     if not href or href.startswith("#") or href[:11].lower().startswith(_UNLINKABLE):
@@ -84,7 +82,6 @@ def _absolute(href: str, base: str) -> str | None:
         return None
 
 
-@lru_cache(maxsize=256)
 def _origin(base: str) -> str:
     scheme, _, rest = base.partition("://")
     return f"{scheme}://{rest.split('/', 1)[0].split('?', 1)[0].split('#', 1)[0]}"
