@@ -88,18 +88,18 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
 
 def _item_card(node) -> bool:
     return holds_any(node, _IMG_IDS) and holds_link(node) \
-        and LIMITS.card_text[0] <= len(node.text(deep=True, strip=True)) <= LIMITS.card_text[1]
+        and LIMITS.shortest_card <= len(node.text(deep=True, strip=True)) <= LIMITS.longest_card
 
 
 def item_sized(cards: list) -> bool:
     if cards and cards[0].tag == "figure":  # a gallery's slides
         return False
     mean = sum(len(card.text(deep=True, strip=True)) for card in cards) / len(cards) if cards else 0
-    return LIMITS.card_text[0] <= mean <= LIMITS.card_text[1]
+    return LIMITS.shortest_card <= mean <= LIMITS.longest_card
 
 
 def is_article(nodes: list, cards: list) -> bool:
-    """The article's nodes hold prose beside the cards (paragraphs of 150 characters or more),
+    """The article's nodes hold prose beside the cards (`LIMITS.prose_paragraph`),
     or more such paragraphs than there are cards: sections of an article, not items."""
     inside = {card.mem_id for card in cards}
     beside = within = 0

@@ -2,6 +2,7 @@
 lists, empty and chrome-named boxes, dangling headings."""
 
 import re
+from dataclasses import dataclass
 
 from crawlforge.extract.content.chrome import BOILERPLATE_LINE, hint_weight, page_named
 from crawlforge.extract.content.lines import is_bare_line, is_credit, labels, repeats
@@ -36,8 +37,8 @@ def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, memo, keep=Non
     titles = _section_titles(boxes, sums)
     doomed, linked = _boxes(nodes, sums, how, memo)
     root_ids = {root.mem_id for root in nodes}
-    lines = [node for node, size, links, _ in blocks.values()
-             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
+    lines = [node for node, size, links, _ in blocks.values()  # longer than a credit line: no credit, no bare line
+             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids
              and (is_credit(node, size, text) or size < LIMITS.line and is_bare_line(text(node), how.counts))]
     linked += [node for node, size, links, _ in blocks.values()
                if links > size * LIMITS.link_line and node.mem_id in sums and node.mem_id not in root_ids
@@ -193,7 +194,7 @@ def _labelled_items(node, sums: dict) -> bool:
     if node.tag not in ("ul", "ol"):
         return False
     items = [item for item in node.iter() if item.tag == "li"]
-    return len(items) >= 2 and all(
+    return len(items) >= LIMITS.labelled_items and all(
         (entry := sums.get(item.mem_id)) and entry.size - entry.links >= LIMITS.item_text for item in items)
 
 
@@ -251,7 +252,16 @@ def _excerpt_end(text: str) -> bool:
     end = text.rstrip()
     if end.endswith(("]", ")")):
         end = end[:-1].rstrip()
-    return _EXCERPT_END.search(text, max(len(end) - 3, 0)) is not None
+    return _EXCERPT_END.search(text, max(len(end) - len("..."), 0)) is not None
+
+
+@dataclass(slots=True)
+class _Excerpts:
+    """The cut-off excerpts under a box: how many, and their text's length."""
+
+    node: object
+    count: int = 0
+    size: int = 0
 
 
 def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
@@ -267,15 +277,16 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
             continue
         ancestor = node.parent
         while ancestor is not None and ancestor.mem_id not in root_ids:
-            entry = excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])
-            entry[1] += 1
-            entry[2] += size
+            entry = excerpts.get(ancestor.mem_id)
+            if entry is None:
+                entry = excerpts[ancestor.mem_id] = _Excerpts(ancestor)
+            entry.count += 1
+            entry.size += size
             ancestor = ancestor.parent
-        if ancestor is not None:
-            excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])  # marks the root for the limit
     found = []
-    for node, count, size in excerpts.values():
-        if node.mem_id in root_ids or count < 2 or size * 2 < sums[node.mem_id].size:
+    for entry in excerpts.values():
+        node = entry.node
+        if entry.count < LIMITS.excerpts or entry.size * 2 < sums[node.mem_id].size:
             continue
         if sums[node.mem_id].size < LIMITS.excerpt_share * sums[root_of(node, root_ids).mem_id].size:
             found.append(node)

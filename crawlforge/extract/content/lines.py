@@ -39,7 +39,8 @@ def is_bare_line(text: str, counts: bool = False) -> bool:
     """A date line or a line of button words: nothing a reader reads; in a thread a bare count
     too (a post's votes or number: `#12`, `1,024`, `3k`) and a poster's profile figures."""
     return is_dateline(text) or UI_LINE.fullmatch(text) is not None or counts and (
-        _COUNT.fullmatch(text) is not None or len(text) < 60 and _MEMBER_STAT.match(text) is not None)
+        _COUNT.fullmatch(text) is not None
+        or len(text) < LIMITS.member_stat_line and _MEMBER_STAT.match(text) is not None)
 
 
 _COUNT = re.compile(r"[#(]?\s*\d[\d.,]*\s*[kKmM]?\)?")
@@ -62,7 +63,7 @@ _NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
 
 def repeats(blocks: dict, within) -> list:
     """Blocks of the content (`within`: mem_ids) whose text an earlier block of it had, from
-    the blocks of 80 characters of their own; a first copy hidden by its style (which the
+    the blocks of `LIMITS.repeat_text` characters of their own; a first copy hidden by its style (which the
     markdown converter drops) is not the one a reader saw. Only blocks whose text is as long
     as another's are read: a copy counts as many characters as its original."""
     sizes = {}

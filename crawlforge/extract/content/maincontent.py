@@ -52,7 +52,8 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
 def _titled(tree: LexborHTMLParser, name) -> bool:
     """A top heading of the page names the product: its page, not an article or a listing
     whose data also reads as one product (`the best refrigerators`, a home for sale)."""
-    return isinstance(name, str) and any(same_name(h1.text(deep=True, strip=True), name) for h1 in tree.css("h1")[:3])
+    return isinstance(name, str) and any(same_name(h1.text(deep=True, strip=True), name)
+                                         for h1 in tree.css("h1")[:LIMITS.product_headings])
 
 
 _NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
@@ -67,13 +68,13 @@ def description_box(body, description: str) -> tuple[str, str] | None:
     if not lines or len(lines[0]) < LIMITS.description_probe / 2:
         return None
     first, last = lines[0][:LIMITS.description_probe], lines[-1][-LIMITS.description_probe:]
-    limit = 2 * sum(len(line) for line in lines) + 200
+    limit = LIMITS.description_spread * sum(len(line) for line in lines) + LIMITS.description_slack
     for node in body.traverse(include_text=True):
         if node.tag != "-text" or node.parent is None or node.parent.tag in _NO_TEXT \
                 or first not in _squashed(node.text_content or ""):
             continue
         box = node.parent
-        for _ in range(8):
+        for _ in range(LIMITS.description_depth):
             if box is None or box.tag in ("body", "html"):
                 break
             text = _squashed(box.text(deep=True))

@@ -65,10 +65,11 @@ def declared_type(tree: LexborHTMLParser) -> str | None:
 
 def declared_kind(types: Counter) -> str | None:
     """`declared_type` from the page's `schema_types`."""
-    if types.keys() & _FORUM or types["Comment"] >= 3:
+    if types.keys() & _FORUM or types["Comment"] >= LIMITS.declared_comments:
         return "forum"
     products = max(types["Product"], types["ProductGroup"])
-    if types.keys() & _LISTING and types["Product"] != 1 or products >= 3 or types["og:product.group"]:
+    if types.keys() & _LISTING and types["Product"] != 1 or products >= LIMITS.declared_products \
+            or types["og:product.group"]:
         return "listing"
     if products or types["og:product"]:
         return "product"
@@ -106,7 +107,7 @@ def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> 
         return declared
     posted = _POST_PATH.search(url or "") is not None  # a post's code blocks: an article about code
     if shape["code"] >= LIMITS.code_blocks or declared == "documentation" or _DOCS_PATH.search(url or ""):
-        if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= 2):
+        if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= LIMITS.docs_prose):
             return "documentation"
     if declared != "article" and cards >= LIMITS.card_share and not (shape["sections"] and _prose(shape)):
         return "listing"

@@ -192,8 +192,9 @@ modal or dialog the page is rendered in) is no chrome."""
 
 
 def _holds_prose(node) -> bool:
-    """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
-    return sum(len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph for p in node.css("p")) >= 2
+    """Paragraphs of prose, `LIMITS.prose_box` of them: an ad box or a paywall prompt has one at most."""
+    return sum(len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph for p in node.css("p")) \
+        >= LIMITS.prose_box
 
 
 def captions(body, figures=None) -> list:
@@ -233,7 +234,8 @@ def _titled_by_link(figure) -> bool:
 
 def _boilerplate(body, total: int, memo, thread: bool = False, cards: bool = True, code: bool = True) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
-    half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
+    `LIMITS.named_share` of it for a chrome name (`secondary-sticky-nav` around the page),
+    `LIMITS.content_named_share` when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
     With `cards`, a box named a caption that holds a heading is an item card's text, no caption.
     `code`: whether the body holds code (`pre`, `code`), whose highlighting spans are no chrome."""

@@ -2,6 +2,7 @@
 that grows with its length and commas and shrinks with its link density."""
 
 import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from crawlforge.extract.content.chrome import name_weight
@@ -40,12 +41,26 @@ NO_TEXT = Text(0, 0, 0)
 """An element outside the content read, or holding no text."""
 
 
+@dataclass(slots=True)
+class _Sums:
+    """A `Block` or a `Text` being summed, run by run or block by block."""
+
+    node: object = None
+    size: int = 0
+    links: int = 0
+    commas: int = 0
+
+
+@dataclass(slots=True)
+class _Votes:
+    """A `Candidate` being voted for."""
+
+    node: object
+    score: float
+
+
 _BLOCK_IDS = tag_ids(BLOCK_TAGS)
 
-_TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
-               "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3,
-               "li": -3, "form": -3, "th": -5, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5,
-               "h6": -5}
 _LINKED_BLOCK_IDS = tag_ids("div p li h1 h2 h3 h4 h5 h6 section article td".split())
 _CONTAINERS = frozenset({"div", "section", "article", "main", "td", "body", "form"})
 
@@ -69,15 +84,16 @@ def text_blocks(root) -> dict:
         mem_id = parent.mem_id
         entry = blocks.get(mem_id)
         if entry is None:
-            entry = blocks[mem_id] = [parent, 0, 0, 0]
-        entry[1] += size
-        entry[2] += size if in_link else 0
-        entry[3] += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
+            entry = blocks[mem_id] = _Sums(parent)
+        entry.size += size
+        if in_link:
+            entry.links += size
+        entry.commas += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
     for link in root.css("a"):  # teaser cards: a whole block inside a link (a walk of each link's few
         for block in link.traverse():  # nodes: `a div, a p, ...` tests a dozen selectors on every node)
             if block.tag_id in _LINKED_BLOCK_IDS and (entry := blocks.get(block.mem_id)) is not None:
-                entry[2] = entry[1]
-    return {mem_id: Block(*entry) for mem_id, entry in blocks.items()}
+                entry.links = entry.size
+    return {mem_id: Block(entry.node, entry.size, entry.links, entry.commas) for mem_id, entry in blocks.items()}
 
 
 def score_candidates(blocks: dict, memo) -> dict:
@@ -89,7 +105,7 @@ def score_candidates(blocks: dict, memo) -> dict:
             continue
         points = (1 + commas + min(size / LIMITS.point_text, LIMITS.length_points)) * (1 - links / size)
         ancestor = node if node.tag in _CONTAINERS else node.parent
-        for divisor in (1, 2, 3):
+        for divisor in range(1, LIMITS.score_levels + 1):
             if ancestor is None:
                 break
             mem_id = ancestor.mem_id
@@ -98,11 +114,11 @@ def score_candidates(blocks: dict, memo) -> dict:
                 tag = ancestor.tag
                 if tag == "html":  # never scored, so a scored node is no html
                     break
-                weight = _TAG_WEIGHT.get(tag, 0) + _weight(ancestor, memo)
-                entry = scores[mem_id] = [ancestor, weight]
-            entry[1] += points / divisor
+                weight = LIMITS.tag_weights.get(tag, 0) + _weight(ancestor, memo)
+                entry = scores[mem_id] = _Votes(ancestor, weight)
+            entry.score += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
-    return {mem_id: Candidate(*entry) for mem_id, entry in scores.items()}
+    return {mem_id: Candidate(entry.node, entry.score) for mem_id, entry in scores.items()}
 
 
 def _weight(node, memo) -> int:
@@ -148,7 +164,7 @@ def top_candidate(scores: dict):
     parent = best.parent
     while parent is not None and parent.tag not in ("body", "html"):
         entry = scores.get(parent.mem_id)
-        if entry is None or entry.score < best_score / 3:
+        if entry is None or entry.score < best_score * LIMITS.parent_score:
             break
         if entry.score > best_score:
             best, best_score = parent, entry.score
@@ -211,17 +227,17 @@ def subtree_text(blocks: dict, roots: list) -> dict:
         if path:
             above, level = (None, -1) if path[-1] in root_ids else (mem_id, depth[mem_id])
             for mem_id in reversed(path):
-                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, [0, 0, 0]
+                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, _Sums()
                 above, level = mem_id, level + 1
         entry = sums[block_id]
-        entry[0] += size
-        entry[1] += links
-        entry[2] += commas
+        entry.size += size
+        entry.links += links
+        entry.commas += commas
     for mem_id in sorted(sums, key=depth.__getitem__, reverse=True):  # each node's sums go up once
         parent = up[mem_id]
         if parent is not None:
             own, entry = sums[mem_id], sums[parent]
-            entry[0] += own[0]
-            entry[1] += own[1]
-            entry[2] += own[2]
-    return {mem_id: Text(*entry) for mem_id, entry in sums.items()}
+            entry.size += own.size
+            entry.links += own.links
+            entry.commas += own.commas
+    return {mem_id: Text(entry.size, entry.links, entry.commas) for mem_id, entry in sums.items()}

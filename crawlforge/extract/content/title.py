@@ -57,7 +57,7 @@ def _names_site(text: str, url: str) -> bool:
         return False
     joined = "".join(words)
     labels = (urlsplit(url).hostname or "").split(".")[:-1]  # the top-level domain names no site
-    return any(len(label) >= 4 and label != "www" and label in joined for label in labels)
+    return any(len(label) >= LIMITS.site_label and label != "www" and label in joined for label in labels)
 
 
 def _before(body, h1, node) -> bool:

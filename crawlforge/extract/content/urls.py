@@ -25,6 +25,7 @@ TRACKING_PARAMS = (
 """Query parameters dropped from URLs; a trailing `*` matches any name with that prefix."""
 
 _UNLINKABLE = ("javascript:", "data:", "vbscript:", "about:", "blob:")
+_UNLINKABLE_CHARS = max(map(len, _UNLINKABLE))
 
 
 def _split_patterns(params):
@@ -54,7 +55,7 @@ def clean_url(href: str, base: str, tracking_params=TRACKING_PARAMS) -> str | No
     and drop the link.
     """
     href = href.strip()
-    if not href or href.startswith("#") or href[:11].lower().startswith(_UNLINKABLE):
+    if not href or href.startswith("#") or href[:_UNLINKABLE_CHARS].lower().startswith(_UNLINKABLE):
         return None
     absolute = _absolute(href, base)
     if absolute is None:

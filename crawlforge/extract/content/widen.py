@@ -114,17 +114,18 @@ def lead_of(body, nodes: list, memo):
     to the content but outside it: headers hold it apart from the body text."""
     chosen = {node.mem_id for node in nodes}
     near, node = set(), nodes[0]
-    for _ in range(5):
+    for _ in range(LIMITS.lead_near):
         if node is None:
             break
         near.add(node.mem_id)
         node = node.parent
     for candidate in _lead_candidates(body, nodes[0], chosen, memo.lead):
         text = candidate.text(deep=True, strip=True)
-        if not LIMITS.lead[0] <= len(text) <= LIMITS.lead[1] or link_density(candidate) > LIMITS.lead_links:
+        if not LIMITS.shortest_lead <= len(text) <= LIMITS.longest_lead \
+                or link_density(candidate) > LIMITS.lead_links:
             continue
         node = candidate
-        for _ in range(6):
+        for _ in range(LIMITS.lead_depth):
             node = node.parent
             if node is None or node.mem_id in chosen:
                 break
@@ -135,9 +136,9 @@ def lead_of(body, nodes: list, memo):
 
 def _lead_candidates(body, first, chosen: set, known: dict):
     """The leads (`_leads`) that `lead_of` may return, in document order: those under the
-    highest of `first` and its four ancestors below `body` (else under `body`), as a lead it
-    returns sits in one of them, but for what the chosen nodes hold (walking up from there it
-    meets a chosen node first). That leaves the content, most of the subtree, unsearched: a
+    highest of the nodes near `first` (`LIMITS.lead_near`) below `body` (else under `body`), as
+    a lead it returns sits in one of them, but for what the chosen nodes hold (walking up from
+    there it meets a chosen node first). That leaves the content, most of the subtree, unsearched: a
     search of a page's classes for a dozen words costs most of the lead's time."""
     route, node = [], first
     while node is not None and node.mem_id != body.mem_id:
@@ -146,7 +147,7 @@ def _lead_candidates(body, first, chosen: set, known: dict):
     if node is None:
         yield from _leads(body, known)
         return
-    route = route[:5] if len(route) > 4 else route + [body]
+    route = route[:LIMITS.lead_near] if len(route) >= LIMITS.lead_near else route + [body]
     yield from _leads_around(route[::-1], chosen, known)
 
 
@@ -224,9 +225,9 @@ def widen(best, blocks: dict):
     under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
     for mem_id, (block, size, links, _) in blocks.items():  # keyed by their mem_ids
         if size >= LIMITS.line and links <= size * LIMITS.prose_links:  # a paragraph of prose
-            value = size - 3 * links
+            value = size - LIMITS.prose_link_cost * links
         else:  # link lists count double against, short lines once
-            value = -2 * size if links * 2 > size else -size
+            value = -LIMITS.link_list_cost * size if links * 2 > size else -size
         if value < 0 and block.tag in HEADINGS:
             value = 0
         path, node, target = [], block, None  # under: each node walked once, for the first block below it
