@@ -9,6 +9,7 @@ which steps run and how.
 
 import html
 import re
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -40,8 +41,8 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
     kind, nodes = _main_content(tree, PageMemo(), url, product is not None and _titled(tree, product.get("name")))
     restore_dates(nodes)
     title = missing_title(tree, h1, nodes, url) if KINDS[kind].title else None
-    if shown is not None and _squashed(shown[1]) not in _squashed(" ".join(node.text() for node in nodes)):
-        nodes = [_fragment(shown[0])] + nodes
+    if shown is not None and _squashed(shown.first_line) not in _squashed(" ".join(node.text() for node in nodes)):
+        nodes = [_fragment(shown.html)] + nodes
     if title is not None:
         nodes = [_fragment(f"<h1>{html.escape(title)}</h1>")] + nodes
     for node in nodes:
@@ -59,9 +60,17 @@ def _titled(tree: LexborHTMLParser, name) -> bool:
 _NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
 
 
-def description_box(body, description: str) -> tuple[str, str] | None:
-    """(HTML, first line) of the smallest box that shows the product's description, its first
-    and last lines, before pruning: a description in a drawer, a sheet or a tab the shopper
+class Shown(NamedTuple):
+    """Where the page shows a product's description."""
+
+    html: str
+    """The smallest box showing it."""
+    first_line: str
+
+
+def description_box(body, description: str) -> Shown | None:
+    """The smallest box that shows the product's description, its first and last lines, before
+    pruning: a description in a drawer, a sheet or a tab the shopper
     opens is pruned with it, or left out of the box around the product's name."""
     lines = [line for line in (_squashed(line) for line in _TAGS.sub("\n", html.unescape(description)).splitlines())
              if line]
@@ -81,7 +90,7 @@ def description_box(body, description: str) -> tuple[str, str] | None:
             if len(text) > limit:
                 break
             if last in text:
-                return box.html, first
+                return Shown(box.html, first)
             box = box.parent
         return None
     return None

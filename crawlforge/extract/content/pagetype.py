@@ -11,6 +11,7 @@ weighs that against the pruned body's structure (repeated cards, code blocks, pr
 
 import re
 from collections import Counter
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -137,10 +138,11 @@ def _shape(body, total: int | None = None) -> dict:
     prose = [len(p.text(deep=True, strip=True)) for p in found["p"]]
     prose = [size for size in prose if size >= LIMITS.prose_paragraph]
     links = sum(len(a.text(deep=True, strip=True)) for a in found["a"])
-    cards, card_text, members = _cards(body)
-    return {"members": members, "code": len(found["pre"]), "prose": len(prose), "prose_share": sum(prose) / total,
-            "headings": len(found["h2"]) + len(found["h3"]), "links": links / total, "cards": cards,
-            "card_share": card_text / total, "sections": _sections(members)}
+    cards = _cards(body)
+    return {"members": cards.members, "code": len(found["pre"]), "prose": len(prose),
+            "prose_share": sum(prose) / total, "headings": len(found["h2"]) + len(found["h3"]),
+            "links": links / total, "cards": cards.count, "card_share": cards.text / total,
+            "sections": _sections(cards.members)}
 
 
 def _sections(members: list) -> bool:
@@ -199,14 +201,23 @@ _NUMBERED = re.compile(r"\d").search
 the cards of one run share the words after it."""
 
 
-def _cards(body) -> tuple[int, int, list]:
+class Cards(NamedTuple):
+    """A run of linked sibling cards."""
+
+    count: int
+    text: int
+    """Characters of text they hold together."""
+    members: list
+
+
+def _cards(body) -> Cards:
     """The largest run of siblings that each hold a link: product tiles, search results,
-    teasers. Returns (count, text length, the linked siblings)."""
-    best = (0, 0, [])
+    teasers."""
+    best = Cards(0, 0, [])
     for _, members in sibling_groups(body, LIMITS.card_run):
-        if len(members) <= best[0]:
+        if len(members) <= best.count:
             continue
         linked = [m for m in members if holds_link(m)]
-        if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-            best = (len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
+        if len(linked) * 2 >= len(members) and len(linked) > best.count:
+            best = Cards(len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
     return best

@@ -115,8 +115,8 @@ def _hidden(body, hidden: list, styled_hidden: list, holds_page: set, opened: se
     panel, nor one a control opens (those are shown), nor a card's repeated link."""
     doomed = []
     panels = holders(body.css(PANELS)) if hidden else set()  # what holds a panel, from one search
-    for node in hidden:
-        if node.mem_id in holds_page or folded(node, panels) or opened_panel(node, opened):  # what it removed held no main
+    for node in hidden:  # holding the page's main: what the chrome tags' removal took held none
+        if node.mem_id in holds_page or folded(node, panels) or opened_panel(node, opened):
             unhide(node)
         elif not repeated_link(node):
             doomed.append(node)
