@@ -66,7 +66,7 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
     heading for the other layout, its price for two breakpoints; the reader sees one."""
     ids = {card.mem_id for card in cards}
     seen, copies = set(), []
-    for node, _, _, _ in list(blocks.values()):
+    for node in [block.node for block in blocks.values()]:
         if node.tag in _CELLS:
             continue  # a row's cells repeat by nature (`Yes`, `-`)
         card = node

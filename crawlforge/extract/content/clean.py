@@ -37,14 +37,14 @@ def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, memo, keep=Non
     titles = _section_titles(boxes, sums)
     doomed, linked = _boxes(nodes, sums, how, memo)
     root_ids = {root.mem_id for root in nodes}
-    lines = [node for node, size, links, _ in blocks.values()  # longer than a credit line: no credit, no bare line
-             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids
-             and (is_credit(node, size, text) or size < LIMITS.line and is_bare_line(text(node), how.counts))]
-    linked += [node for node, size, links, _ in blocks.values()
-               if links > size * LIMITS.link_line and node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and not (how.thread and node.tag in HEADINGS)
-               and not (how.linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
-               and node.mem_id not in titles]
+    lines = [block.node for block in blocks.values()  # longer than a credit line: no credit, no bare line
+             if block.size < LIMITS.credit_line and block.node.mem_id in sums and block.node.mem_id not in root_ids
+             and (is_credit(block.node, block.size, text)
+                  or block.size < LIMITS.line and is_bare_line(text(block.node), how.counts))]
+    linked += [block.node for block in blocks.values()
+               if block.links > block.size * LIMITS.link_line and block.node.mem_id in sums
+               and block.node.mem_id not in root_ids and _link_line(block.node, block.size, how)
+               and block.node.mem_id not in titles]
     linked = [node for node in linked if node.mem_id not in titles]
     if not how.thread:
         linked = introduced(linked, text)
@@ -70,6 +70,13 @@ def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, memo, keep=Non
                      and len(node.text(deep=True, strip=True)) < LIMITS.heading_text)
 
 
+def _link_line(node, size: int, how: Cleaning) -> bool:
+    """A block of mostly links is a link line: a paragraph, an item, a heading (not a thread's:
+    its posts' titles), but for prose that links much where the kind keeps it (`linked_prose`)."""
+    return node.tag in _LINE_TAGS and not (how.thread and node.tag in HEADINGS) \
+        and not (how.linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
+
+
 def _card_datelines(doomed: list, sums: dict) -> set:
     """mem_ids of the short lines holding a `<time>` and more (its source's link): pruning
     leaves a `<time>` only in a listing's dated cards, emptied, where the line is the card's own."""
@@ -93,7 +100,8 @@ def _boxes(nodes: list, sums: dict, how: Cleaning, memo) -> tuple[list, list]:
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
                 continue
-            size, links, commas = sums.get(node.mem_id, NO_TEXT)
+            text = sums.get(node.mem_id, NO_TEXT)
+            size, links = text.size, text.links
             if size > half:
                 continue
             if not size:
@@ -101,7 +109,7 @@ def _boxes(nodes: list, sums: dict, how: Cleaning, memo) -> tuple[list, list]:
                     doomed.append(node)
             elif (weight := hint_weight(node, known)) < 0:
                 named.append((node, 0, size))
-            elif node.tag != "table" and commas < LIMITS.many_commas \
+            elif node.tag != "table" and text.commas < LIMITS.many_commas \
                     and links > size * (LIMITS.named_link_bar if weight > 0 else LIMITS.link_bar) \
                     and not (how.linked_prose and size - links >= LIMITS.post_text):
                 linked.append(node)  # readability's bars; many commas mean prose
@@ -180,8 +188,8 @@ def _over_prose(box, sums: dict) -> bool:
         if after.is_element_node:
             if after.tag in HEADINGS or after.css_first(HEADING_TAGS) is not None:
                 return False
-            size, links, _ = sums.get(after.mem_id, NO_TEXT)
-            prose += size - links
+            text = sums.get(after.mem_id, NO_TEXT)
+            prose += text.size - text.links
             if prose >= LIMITS.post_text:
                 return True
         after = after.next
@@ -226,7 +234,8 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     """
     root_ids = {root.mem_id: sums.get(root.mem_id, NO_TEXT).size / 3 for root in roots}
     found = []
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if size >= LIMITS.title_line or node.mem_id not in sums or node.mem_id in root_ids:
             continue
         text = text_of(node)
@@ -272,7 +281,8 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     """
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if size < LIMITS.excerpt_text or node.mem_id not in sums or not _excerpt_end(text(node)):
             continue
         ancestor = node.parent

@@ -67,7 +67,8 @@ def repeats(blocks: dict, within) -> list:
     markdown converter drops) is not the one a reader saw. Only blocks whose text is as long
     as another's are read: a copy counts as many characters as its original."""
     sizes = {}
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if size >= LIMITS.repeat_text and node.tag not in _NOT_REPEATS and node.mem_id in within:
             sizes.setdefault(size, []).append(node)
     found = []
@@ -91,7 +92,8 @@ def labels(blocks: dict, within) -> list:
     Sentences holding half of the content's text are what it says, not labels around it: a
     page's only text is never boilerplate (a button's words, however many, are no sentence)."""
     kinds, total = {}, 0
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if node.mem_id in within:
             total += size
             if size < LIMITS.label_text and node.tag not in _CELLS_AND_CODE:
@@ -125,8 +127,8 @@ def _own_text(node) -> str:
 def bare_lines(blocks: dict, within, root) -> list:
     """The short blocks under `root` (`within`: mem_ids) that are only a date or button words
     (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
-    return [node for node, size, _, _ in blocks.values() if size < LIMITS.line and node.mem_id in within
-            and node.mem_id != root.mem_id and is_bare_line(node.text(deep=True, strip=True))]
+    return [block.node for block in blocks.values() if block.size < LIMITS.line and block.node.mem_id in within
+            and block.node.mem_id != root.mem_id and is_bare_line(block.node.text(deep=True, strip=True))]
 
 
 def menu_trees(root, within) -> list:

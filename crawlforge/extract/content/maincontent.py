@@ -195,7 +195,7 @@ def _reading_share(blocks: dict, nodes: list, root, within: dict | None, part: d
     if part is None:
         return 0.0
     whole = within.get(root.mem_id, NO_TEXT) if root.tag != "body" else \
-        Text(sum(block.size for block in blocks.values()), sum(block.links for block in blocks.values()), 0)  # all
+        Text(sum(block.size for block in blocks.values()), sum(block.links for block in blocks.values()))  # all
     kept = sum(part.get(node.mem_id, NO_TEXT).size - part.get(node.mem_id, NO_TEXT).links for node in nodes)
     reading = whole.size - whole.links
     return kept / reading if reading > 0 else 1.0

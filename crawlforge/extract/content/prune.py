@@ -8,7 +8,7 @@ from crawlforge.extract.content.chrome import (CHROME_TAGS, hidden_named, hints,
                                                page_named, PRODUCT_CHROME_PREFIXES, UI_LINE)
 from crawlforge.extract.content.hidden import (disclosed, folded, opened_panel, PANELS, repeated_link,
                                                revealed, streamed_into_place, swallowed, unhide)
-from crawlforge.extract.content.nodes import (class_of, HEADING_TAGS, HEADINGS, holders, holds_any,
+from crawlforge.extract.content.nodes import (class_of, HEADING_TAGS, HEADINGS, held_by, holders, holds_any,
                                               remove_outermost)
 from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.content.threads import is_thread, remarks
@@ -273,16 +273,12 @@ def _boilerplate(body, total: int, memo, thread: bool = False, cards: bool = Tru
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
         if found and code else set()
+    in_heading = held_by(found, _HEADING_IDS)
     return [node for node in found if node.mem_id not in in_code  # syntax-highlighting spans
-            and (not _in_heading(node) or hidden_named(node))]  # a heading's shown text is never chrome
+            and (node.mem_id not in in_heading or hidden_named(node))]  # a heading's shown text is never chrome
 
 
-def _in_heading(node) -> bool:
-    """Whether a heading holds the node."""
-    node = node.parent
-    while node is not None and node.tag not in HEADINGS:
-        node = node.parent
-    return node is not None
+_HEADING_IDS = tag_ids(HEADINGS)
 
 
 def heading_controls(body) -> list:

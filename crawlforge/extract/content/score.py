@@ -3,7 +3,6 @@ that grows with its length and commas and shrinks with its link density."""
 
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from crawlforge.extract.content.chrome import name_weight
 from crawlforge.extract.content.nodes import BLOCK_TAGS, link_density, LINK_ID
@@ -11,52 +10,39 @@ from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
 
 
-class Block(NamedTuple):
-    """A block of text: the nearest block element around a run of text, and what its runs hold."""
+@dataclass(slots=True)
+class Block:
+    """A block of text: the nearest block element around a run of text, and what its runs hold
+    (summed run by run)."""
 
     node: object
-    size: int
+    size: int = 0
     """Characters of text."""
-    links: int
+    links: int = 0
     """Characters of them inside links (all of them for a block inside a link: a teaser card)."""
-    commas: int
+    commas: int = 0
 
 
-class Candidate(NamedTuple):
-    """A container the text blocks voted for, and its score."""
+@dataclass(slots=True)
+class Candidate:
+    """A container the text blocks voted for, and its score (summed vote by vote)."""
 
     node: object
     score: float
 
 
-class Text(NamedTuple):
-    """The text under an element: its length, the part inside links, its commas."""
-
-    size: int
-    links: int
-    commas: int
-
-
-NO_TEXT = Text(0, 0, 0)
-"""An element outside the content read, or holding no text."""
-
-
 @dataclass(slots=True)
-class _Sums:
-    """A `Block` or a `Text` being summed, run by run or block by block."""
+class Text:
+    """The text under an element: its length, the part inside links, its commas (summed block by
+    block)."""
 
-    node: object = None
     size: int = 0
     links: int = 0
     commas: int = 0
 
 
-@dataclass(slots=True)
-class _Votes:
-    """A `Candidate` being voted for."""
-
-    node: object
-    score: float
+NO_TEXT = Text()
+"""An element outside the content read, or holding no text; read only."""
 
 
 _BLOCK_IDS = tag_ids(BLOCK_TAGS)
@@ -84,7 +70,7 @@ def text_blocks(root) -> dict:
         mem_id = parent.mem_id
         entry = blocks.get(mem_id)
         if entry is None:
-            entry = blocks[mem_id] = _Sums(parent)
+            entry = blocks[mem_id] = Block(parent)
         entry.size += size
         if in_link:
             entry.links += size
@@ -93,17 +79,19 @@ def text_blocks(root) -> dict:
         for block in link.traverse():  # nodes: `a div, a p, ...` tests a dozen selectors on every node)
             if block.tag_id in _LINKED_BLOCK_IDS and (entry := blocks.get(block.mem_id)) is not None:
                 entry.links = entry.size
-    return {mem_id: Block(entry.node, entry.size, entry.links, entry.commas) for mem_id, entry in blocks.items()}
+    return blocks
 
 
 def score_candidates(blocks: dict, memo) -> dict:
     """Readability's vote: each text block adds to its container and two more ancestors.
     `memo`: the page's `memo.PageMemo`."""
     scores, up = {}, {}  # up: mem_id -> parent, each read once
-    for node, size, links, commas in blocks.values():
+    for block in blocks.values():
+        size = block.size
         if size < LIMITS.scored_block:
             continue
-        points = (1 + commas + min(size / LIMITS.point_text, LIMITS.length_points)) * (1 - links / size)
+        points = (1 + block.commas + min(size / LIMITS.point_text, LIMITS.length_points)) * (1 - block.links / size)
+        node = block.node
         ancestor = node if node.tag in _CONTAINERS else node.parent
         for divisor in range(1, LIMITS.score_levels + 1):
             if ancestor is None:
@@ -115,10 +103,10 @@ def score_candidates(blocks: dict, memo) -> dict:
                 if tag == "html":  # never scored, so a scored node is no html
                     break
                 weight = LIMITS.tag_weights.get(tag, 0) + _weight(ancestor, memo)
-                entry = scores[mem_id] = _Votes(ancestor, weight)
+                entry = scores[mem_id] = Candidate(ancestor, weight)
             entry.score += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
-    return {mem_id: Candidate(entry.node, entry.score) for mem_id, entry in scores.items()}
+    return scores
 
 
 def _weight(node, memo) -> int:
@@ -153,7 +141,8 @@ def top_candidate(scores: dict):
     """Best container after link-density discount, moved up while its parent scores higher."""
     ranked = sorted(scores.values(), key=lambda e: e.score, reverse=True)[:LIMITS.top_candidates]
     best, best_score = None, 0.0
-    for node, score in ranked:
+    for candidate in ranked:
+        node, score = candidate.node, candidate.score
         if score <= best_score:
             continue  # the discount only brings it closer to 0, never above the best
         score *= 1 - link_density(node)
@@ -211,8 +200,8 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
     sums, up, depth, outside = {}, {}, {}, set()  # up: mem_id -> its parent's (None for a root)
-    for block_id, (block, size, links, commas) in blocks.items():  # keyed by their mem_ids
-        path, node, mem_id = [], block, block_id  # each node read once, for the first block below it
+    for block_id, block in blocks.items():  # keyed by their mem_ids
+        path, node, mem_id = [], block.node, block_id  # each node read once, for the first block below it
         while mem_id not in up and mem_id not in outside:
             path.append(mem_id)
             if mem_id in root_ids:
@@ -227,12 +216,12 @@ def subtree_text(blocks: dict, roots: list) -> dict:
         if path:
             above, level = (None, -1) if path[-1] in root_ids else (mem_id, depth[mem_id])
             for mem_id in reversed(path):
-                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, _Sums()
+                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, Text()
                 above, level = mem_id, level + 1
         entry = sums[block_id]
-        entry.size += size
-        entry.links += links
-        entry.commas += commas
+        entry.size += block.size
+        entry.links += block.links
+        entry.commas += block.commas
     for mem_id in sorted(sums, key=depth.__getitem__, reverse=True):  # each node's sums go up once
         parent = up[mem_id]
         if parent is not None:
@@ -240,4 +229,4 @@ def subtree_text(blocks: dict, roots: list) -> dict:
             entry.size += own.size
             entry.links += own.links
             entry.commas += own.commas
-    return {mem_id: Text(entry.size, entry.links, entry.commas) for mem_id, entry in sums.items()}
+    return sums

@@ -89,7 +89,8 @@ def with_rivals(best, best_score: float, scores: dict):
     next section, as long, wins no bonus for its name: both are the content."""
     ranked = heapq.nlargest(LIMITS.top_candidates, scores.values(), key=lambda e: e.score)
     node, size = best, None
-    for rival, score in ranked:
+    for candidate in ranked:
+        rival, score = candidate.node, candidate.score
         if score < LIMITS.rival_score * best_score:
             break
         around = with_ancestors(node)
@@ -223,14 +224,15 @@ def widen(best, blocks: dict):
         return best
     gain = dict.fromkeys((n.mem_id for n in chain), 0.0)
     under = {}  # mem_id -> that of the node of the chain it sits in (None: outside the chain)
-    for mem_id, (block, size, links, _) in blocks.items():  # keyed by their mem_ids
+    for mem_id, block in blocks.items():  # keyed by their mem_ids
+        size, links = block.size, block.links
         if size >= LIMITS.line and links <= size * LIMITS.prose_links:  # a paragraph of prose
             value = size - LIMITS.prose_link_cost * links
         else:  # link lists count double against, short lines once
             value = -LIMITS.link_list_cost * size if links * 2 > size else -size
-        if value < 0 and block.tag in HEADINGS:
+        if value < 0 and block.node.tag in HEADINGS:
             value = 0
-        path, node, target = [], block, None  # under: each node walked once, for the first block below it
+        path, node, target = [], block.node, None  # under: each node walked once, for the first block below it
         while True:
             if mem_id in gain or mem_id in under:
                 target = mem_id if mem_id in gain else under[mem_id]
