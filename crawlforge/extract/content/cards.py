@@ -121,6 +121,8 @@ def set_aside_dates(body) -> set:
     their text set aside on them: kept for the cards they stand in, read by no step that weighs
     the page's text (their text and links would change the page's kind and its root)."""
     dates = card_dates(body)
+    if not dates:
+        return dates  # most pages: the page's times are not searched again
     for time in (node for node in body.css("time") if node.mem_id in dates):
         text = time.text(deep=True, separator=" ", strip=True)
         for child in list(time.iter(include_text=True)):

@@ -230,9 +230,10 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     """Sections that a short boilerplate line titles (`Related articles`, `Subscribe`, `Source:`).
 
     The line goes with the widest box it opens, or, as a heading, with what follows it up to the
-    next heading, as long as that holds less than a third of the content. `text_of`: a `text_memo`.
+    next heading, as long as that holds a third of the content at most (`LIMITS.section_parts`).
+    `text_of`: a `text_memo`.
     """
-    root_ids = {root.mem_id: sums.get(root.mem_id, NO_TEXT).size / 3 for root in roots}
+    root_ids = {root.mem_id: sums.get(root.mem_id, NO_TEXT).size / LIMITS.section_parts for root in roots}
     found = []
     for block in blocks.values():
         node, size = block.node, block.size

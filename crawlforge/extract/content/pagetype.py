@@ -132,13 +132,17 @@ def _shape(body, total: int | None = None) -> dict:
     """Counts of the structural signals: code blocks, prose paragraphs and their share of the
     text, sections, link share, and the largest group of repeated sibling cards."""
     total = (len(body.text(deep=True, strip=True, skip_empty=True)) if total is None else total) or 1
-    found = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}
-    for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
-        found.setdefault(node.tag, []).append(node)
+    found, parents = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}, []
+    for node in body.css("p, a, pre, h2, h3, " + _PARENTS):  # one walk of the page for the five and the cards
+        tag = node.tag
+        if tag in found:
+            found[tag].append(node)
+        else:
+            parents.append(node)
     prose = [len(p.text(deep=True, strip=True)) for p in found["p"]]
     prose = [size for size in prose if size >= LIMITS.prose_paragraph]
     links = sum(len(a.text(deep=True, strip=True)) for a in found["a"])
-    cards = _cards(body)
+    cards = _cards(body, parents)
     return {"members": cards.members, "code": len(found["pre"]), "prose": len(prose),
             "prose_share": sum(prose) / total, "headings": len(found["h2"]) + len(found["h3"]),
             "links": links / total, "cards": cards.count, "card_share": cards.text / total,
@@ -166,10 +170,14 @@ _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "
 _NOT_CARD_IDS = tag_ids(_NOT_CARDS)
 
 
-def sibling_groups(body, least: int = 2):
+_PARENTS = "ul, ol, div, section, main, article, tbody"
+"""Elements whose children may be a run of cards."""
+
+
+def sibling_groups(body, least: int = 2, parents: list | None = None):
     """Runs of `least` element siblings or more sharing tag and first class word (cards, posts,
-    results), per parent."""
-    for parent in body.css("ul, ol, div, section, main, article, tbody"):
+    results), per parent. `parents`: the body's `_PARENTS`, when found already."""
+    for parent in body.css(_PARENTS) if parents is None else parents:
         children, tags = [], {}
         for child in parent.iter():  # lexbor passes over the text nodes
             if child.is_element_node and (tag := child.tag_id) not in _NOT_CARD_IDS:  # ints: no name decoded
@@ -210,11 +218,11 @@ class Cards(NamedTuple):
     members: list
 
 
-def _cards(body) -> Cards:
+def _cards(body, parents: list) -> Cards:
     """The largest run of siblings that each hold a link: product tiles, search results,
-    teasers."""
+    teasers. `parents`: the body's `_PARENTS`."""
     best = Cards(0, 0, [])
-    for _, members in sibling_groups(body, LIMITS.card_run):
+    for _, members in sibling_groups(body, LIMITS.card_run, parents):
         if len(members) <= best.count:
             continue
         linked = [m for m in members if holds_link(m)]

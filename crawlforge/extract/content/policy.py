@@ -295,6 +295,9 @@ class Thresholds:
     prose_box: int = 2
     """Paragraphs of prose from which a box is an article's text: an ad box or a paywall prompt
     has at most one."""
+    section_parts: int = 3
+    """A boilerplate line's section goes when it holds at most this part of the content (a
+    third): one holding more is the content under a misleading title."""
     excerpts: int = 2
     """Cut-off excerpts from which a box of them is a list of other posts' teasers."""
     labelled_items: int = 2

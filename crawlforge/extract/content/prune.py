@@ -48,10 +48,10 @@ def prune(tree: LexborHTMLParser, memo, thread: bool | None = False, product: bo
         thread = is_thread(body, total, memo)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
     dates = set_aside_dates(body) if not thread else set()  # a listing's card keeps its own date
-    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page
-                     and node.mem_id not in dates)
+    chrome, mains = _chrome_tags(body, tags)
+    holds_page = holders(mains)  # what holds the page's main
+    remove_outermost(node for node in chrome if node.mem_id not in holds_page and node.mem_id not in dates)
     marks = _marks(body)
     doomed = _hidden(body, marks["hidden"], styled_hidden, holds_page, opened)
     if not thread:
@@ -73,6 +73,23 @@ def prune(tree: LexborHTMLParser, memo, thread: bool | None = False, product: bo
     holding = holders(marks["protected"]) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def _chrome_tags(body, tags: list) -> tuple[list, list]:
+    """(the nodes of the chrome `tags`, the page's main ones: `_PAGE_MAIN`), from one walk of
+    the page, which costs more than the tests of its selectors."""
+    chrome, mains, last = [], [], None
+    for node in body.css(", ".join(tags) + ", " + _PAGE_MAIN):
+        if node.mem_id == last:  # a chrome tag or a `main` whose role says main comes twice in a row
+            continue
+        last = node.mem_id
+        if node.tag in tags:
+            chrome.append(node)
+            if node.attrs.get("role") == "main":
+                mains.append(node)
+        else:
+            mains.append(node)
+    return chrome, mains
 
 
 def _opened_up(body) -> tuple[list, set]:

@@ -24,9 +24,9 @@ def missing_title(tree, h1, nodes: list, url: str) -> str | None:
     with a heading of the same text (the title is there already), or the title was pruned (a
     site's name in its header), is a link (a logo's), names the site (`example.org`,
     `Example's Blog`), or does not stand before the content."""
-    if h1 is None or not nodes or len(tree.css("h1")) != 1 or link_density(h1) > LIMITS.link_bar:
-        return None
-    if any(node.tag == "h1" or node.css_first("h1") is not None for node in nodes):
+    if h1 is None or not nodes or any(node.tag == "h1" or node.css_first("h1") is not None for node in nodes):
+        return None  # the content, searched first, is a part of the page
+    if len(tree.css("h1")) != 1 or link_density(h1) > LIMITS.link_bar:  # pruned: `h1` is read no more
         return None
     text = _heading_text(h1)
     first = nodes[0] if nodes[0].tag in HEADINGS else nodes[0].css_first(HEADING_TAGS)
