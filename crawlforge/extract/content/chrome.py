@@ -7,6 +7,7 @@ class and id attributes; a name alone never removes a node holding much of the p
 """
 
 import re
+
 from crawlforge.extract.content.nodes import class_and_id, class_of, HEADING_TAGS, outermost
 from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.words import pattern, phrases
@@ -158,7 +159,7 @@ def page_named(sizes: list, total: int, known: dict, classes: dict | None = None
     for name, members in groups.items():
         if not name or len(members) < LIMITS.named_cards or _THREAD_NAMED(name):
             continue  # comments hold much of a thread and its shape decides them
-        weak = known[name][1]
+        _, weak, _, _, _ = known[name]
         share = total * (LIMITS.weak_named_share if weak else LIMITS.named_share)
         if sum(size for _, size in members) < share:
             continue  # the outermost of them hold less still: their nesting is not looked up

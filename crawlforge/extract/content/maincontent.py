@@ -33,7 +33,8 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
     """The page's kind and the nodes holding its main content, in document order. `product` is
     the record of the page's one product (``extract_product``): its description, as its data
     states it, is kept as the page shows it (`description_box`). The page's title, standing
-    above content that leaves it out, opens it where its kind says (`title.missing_title`)."""
+    above content that leaves it out, opens it where its kind says (`title.missing_title`). The
+    steps share one `memo.PageMemo`, made here and dropped with the page."""
     description = (product or {}).get("description")
     shown = description_box(tree.body, description) if isinstance(description, str) and description \
         and tree.body is not None else None
@@ -70,8 +71,8 @@ class Shown(NamedTuple):
 
 def description_box(body, description: str) -> Shown | None:
     """The smallest box that shows the product's description, its first and last lines, before
-    pruning: a description in a drawer, a sheet or a tab the shopper
-    opens is pruned with it, or left out of the box around the product's name."""
+    pruning: a description in a drawer, a sheet or a tab the shopper opens is pruned with it, or
+    left out of the box around the product's name."""
     lines = [line for line in (_squashed(line) for line in _TAGS.sub("\n", html.unescape(description)).splitlines())
              if line]
     if not lines or len(lines[0]) < LIMITS.description_probe / 2:

@@ -7,9 +7,10 @@ page declares); no step asks for a kind by name. To change what a kind keeps, ch
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 SHARE = "share"
 """`whole_page`: the pruned page is the content when the article's nodes hold less than
@@ -296,8 +297,8 @@ class Thresholds:
     """Paragraphs of prose from which a box is an article's text: an ad box or a paywall prompt
     has at most one."""
     section_parts: int = 3
-    """A boilerplate line's section goes when it holds at most this part of the content (a
-    third): one holding more is the content under a misleading title."""
+    """A boilerplate line's section goes when it holds one of this many parts of the content at
+    most (a third): one holding more is the content under a misleading title."""
     excerpts: int = 2
     """Cut-off excerpts from which a box of them is a list of other posts' teasers."""
     labelled_items: int = 2
