@@ -9,6 +9,7 @@ which steps run and how.
 
 import html
 import re
+from collections import Counter
 from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
@@ -20,7 +21,7 @@ from crawlforge.extract.content.clean import clean_conditionally
 from crawlforge.extract.content.lines import bare_lines, labels, menu_trees, repeats
 from crawlforge.extract.content.memo import PageMemo
 from crawlforge.extract.content.nodes import holds, remove_outermost
-from crawlforge.extract.content.pagetype import declared_kind, page_type, schema_types, tagged_only
+from crawlforge.extract.content.pagetype import declarations, declared_kind, page_type, tagged_only
 from crawlforge.extract.content.policy import Cleaning, Kind, KINDS, LIMITS, SHARE, THREAD
 from crawlforge.extract.content.product import same_name
 from crawlforge.extract.content.prune import prune
@@ -38,8 +39,10 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
     description = (product or {}).get("description")
     shown = description_box(tree.body, description) if isinstance(description, str) and description \
         and tree.body is not None else None
-    h1 = page_title(tree) if product is None else None  # a product's markdown opens with its name
-    kind, nodes = _main_content(tree, PageMemo(), url, product is not None and _titled(tree, product.get("name")))
+    types, h1s = declarations(tree)  # before pruning
+    h1 = page_title(h1s) if product is None else None  # a product's markdown opens with its name
+    single = product is not None and _titled(h1s, product.get("name"))
+    kind, nodes = _main_content(tree, PageMemo(), types, url, single)
     restore_dates(nodes)
     title = missing_title(tree, h1, nodes, url) if KINDS[kind].title else None
     if shown is not None and _squashed(shown.first_line) not in _squashed(" ".join(node.text() for node in nodes)):
@@ -51,11 +54,11 @@ def main_content(tree: LexborHTMLParser, url: str = "", product: dict | None = N
     return kind, nodes
 
 
-def _titled(tree: LexborHTMLParser, name) -> bool:
-    """A top heading of the page names the product: its page, not an article or a listing
-    whose data also reads as one product (`the best refrigerators`, a home for sale)."""
+def _titled(h1s: list, name) -> bool:
+    """A top heading of the page (of its `h1s`) names the product: its page, not an article or a
+    listing whose data also reads as one product (`the best refrigerators`, a home for sale)."""
     return isinstance(name, str) and any(same_name(h1.text(deep=True, strip=True), name)
-                                         for h1 in tree.css("h1")[:LIMITS.product_headings])
+                                         for h1 in h1s[:LIMITS.product_headings])
 
 
 _NO_TEXT = frozenset({"script", "style", "template", "noscript", "title", "head"})
@@ -112,8 +115,10 @@ def _fragment(markup: str):
     return tree.body
 
 
-def _main_content(tree: LexborHTMLParser, memo: PageMemo, url: str = "", single: bool = False) -> tuple[str, list]:
-    types = schema_types(tree)
+def _main_content(tree: LexborHTMLParser, memo: PageMemo, types: Counter, url: str = "",
+                  single: bool = False) -> tuple[str, list]:
+    """`main_content` of a page of the schema.org `types` (`pagetype.schema_types`), `single`:
+    showing one product."""
     declared = declared_kind(types)
     if single and declared == "listing":
         declared = "product"  # one product, shown with other items' cards (`You may also like`)

@@ -37,21 +37,30 @@ _POST_PATH = re.compile(rf"/(?:{pattern('post_paths').pattern})(?:/|$|\.)|/(?:19
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
     """How often each schema.org type is declared (JSON-LD, microdata, `og:type` as `og:VALUE`)."""
-    found, typed_ones = Counter(), set()
-    for node in tree.css(", ".join(_DECLARING)):  # one walk of the page for the three
+    types, _ = declarations(tree)
+    return types
+
+
+def declarations(tree: LexborHTMLParser) -> tuple[Counter, list]:
+    """(`schema_types`, the page's `h1`s: what it says it is and the titles it shows), from one
+    walk of the page, which costs more than the tests of its selectors."""
+    found, typed_ones, h1s = Counter(), set(), []
+    for node in tree.css(", ".join(_DECLARING) + ", h1"):  # one walk of the page for the four
         attributes = node.attributes
         tag, typed = node.tag, "itemtype" in attributes  # a script or meta with no itemtype matched its own
         if typed:  # lexbor lists a node once for each selector it matches
             if node.mem_id in typed_ones:
                 continue
             typed_ones.add(node.mem_id)
+        if tag == "h1":
+            h1s.append(node)
         if tag == "script" and (not typed or node.css_matches(_DECLARING[0])):
             found.update(_LD_TYPE.findall(node.text() or ""))
         if typed:
             found[(attributes.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1]] += 1
         if tag == "meta" and (not typed or node.css_matches(_DECLARING[2])):
             found["og:" + (attributes.get("content") or "").strip().lower()] += 1
-    return found
+    return found, h1s
 
 
 _DECLARING = ('script[type="application/ld+json"]', "[itemtype]", 'meta[property="og:type"]')

@@ -9,10 +9,9 @@ from crawlforge.extract.content.nodes import HEADING_TAGS, HEADINGS, link_densit
 from crawlforge.extract.content.policy import LIMITS
 
 
-def page_title(tree):
-    """The page's one `h1`, before pruning, when it has one with text of its own: a page of
-    several `h1` (a logo's and the title's, one a section) names no one title."""
-    found = tree.css("h1")
+def page_title(found: list):
+    """The page's one `h1` (of those `found` before pruning), when it has one with text of its
+    own: a page of several `h1` (a logo's and the title's, one a section) names no one title."""
     if len(found) != 1:
         return None
     text = found[0].text(deep=True, strip=True)
