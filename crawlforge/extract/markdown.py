@@ -12,12 +12,13 @@ from html_to_markdown import (CodeBlockStyle, ConversionOptions, HeadingStyle, H
                               PreprocessingOptions, TierStrategy, UrlEscapeStyle, WhitespaceMode, convert)
 
 from crawlforge.extract.content.chrome import NON_CONTENT_TAGS
-from crawlforge.extract.content.nodes import near_tags
+from crawlforge.extract.content.nodes import LINK_ID, near_tags
 from crawlforge.extract.content.maincontent import main_content as find_main_content
+from crawlforge.extract.content.memo import Memo
 from crawlforge.extract.content.pagetype import declared_type
 from crawlforge.extract.content.product_header import product_header, shown_name, without_name_heading
 from crawlforge.extract.content.urls import TRACKING_PARAMS, clean_url, document_base
-from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, utf8_html
+from crawlforge.extract.dom import KEEP_MAX_CHARS, ParsedPage, as_page, tag_ids, utf8_html
 from crawlforge.extract.product import page_product
 
 DEFAULT_MAX_BYTES = KEEP_MAX_CHARS  # larger pages skip main-content scoring
@@ -25,6 +26,7 @@ _SCRIPTS = ("sub", "sup")  # sub- and superscripts touch their base (`H<sub>2</s
 FRAGMENT_CHARS = 1 << 20
 SPLIT_DEPTH = 12  # containers cut open, at most, on the way down to pieces that fit
 _SPLITTABLE = frozenset("body main article section div form center header footer aside".split())
+[_IMG_ID] = tag_ids(("img",))
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy", "src")
 
 
@@ -144,12 +146,15 @@ def _unwrap_plain_spans(root) -> None:
 def _convert(nodes: list, base: str, include_images: bool, include_links: bool, tracking_params: tuple) -> str:
     """The nodes' markdown, their links and images made absolute and clean first."""
     tracking_params = tuple(tracking_params)
+    resolved = Memo(lambda href: clean_url(href, base, tracking_params))  # a page repeats its menus' links
     for node in nodes:
         _unwrap_code_tables(node)
-        _separate_touching(node)
-        _fix_links(node, base, include_links, tracking_params)
-        if include_images:
-            _fix_images(node, base, tracking_params)
+        elements = node.css("*")  # one walk for the passes below, each taking its elements before any goes
+        links = [element for element in elements if element.tag_id == LINK_ID]
+        images = [element for element in elements if element.tag_id == _IMG_ID] if include_images else ()
+        _separate_touching(node, elements)
+        _fix_images(images, resolved)  # first: a link to nowhere goes with the pictures it holds
+        _fix_links(node, links, include_links, resolved)
     try:
         pieces = [convert(fragment, _options(include_images)).content or "" for fragment in _fragments(nodes)]
     except Exception:  # noqa: BLE001 - the converter's own limits; fall back to the text
@@ -225,14 +230,15 @@ def _unwrap_code_tables(root) -> None:
         table.decompose()
 
 
-def _separate_touching(root) -> None:
+def _separate_touching(root, elements: list) -> None:
     """A space between sibling elements whose words touch (`<span>feeling.</span><span>The</span>`).
 
     Pages lay such runs out as blocks with CSS; converted inline, sentences and fields (name and
     size, label and value) would run together. Code, sub- and superscripts keep their layout.
+    `elements`: ``root.css("*")``.
     """
     in_code = {node.mem_id for node in root.css("pre *, code *")} if near_tags(root, ("pre", "code")) else set()
-    touching = [(prev, node) for node in root.css("*")  # most elements follow a blank, no element: tested first
+    touching = [(prev, node) for node in elements  # most elements follow a blank, no element: tested first
                 if (prev := node.prev) is not None and prev.is_element_node and node.mem_id not in in_code
                 and node.tag not in _SCRIPTS and prev.tag not in _SCRIPTS]
     for prev, node in touching:
@@ -257,16 +263,17 @@ def _inside(node, ids: set) -> bool:
     return False
 
 
-def _fix_links(root, base: str, include_links: bool, tracking_params: tuple) -> None:
-    """Absolute, tracking-free hrefs; links that lead nowhere (or all links) keep only their text."""
+def _fix_links(root, links: list, include_links: bool, resolved: dict) -> None:
+    """Absolute, tracking-free hrefs; links that lead nowhere (or all links) keep only their text.
+    `links`: the root's ``a``; `resolved`: the page's memo of ``clean_url``."""
     if not include_links:
         root.unwrap_tags(["a"])
         return
     dead, anchors = [], []
-    for link in root.css("a"):
+    for link in links:
         attrs = link.attrs  # not ``attributes``: a dict of them all, for two
         href = attrs.get("href")
-        target = clean_url(href, base, tracking_params) if href else None
+        target = resolved[href] if href else None
         if target is None:
             (anchors if _is_permalink_mark(link) else dead).append(link)
             continue
@@ -285,14 +292,15 @@ def _is_permalink_mark(link) -> bool:
     return len(text) <= 2 and not any(ch.isalnum() for ch in text)
 
 
-def _fix_images(root, base: str, tracking_params: tuple) -> None:
-    """Absolute image URLs, taking lazy-loading attributes over placeholder or data: sources."""
+def _fix_images(images: list, resolved: dict) -> None:
+    """Absolute image URLs, taking lazy-loading attributes over placeholder or data: sources.
+    `resolved`: the page's memo of ``clean_url``."""
     dead = []
-    for image in root.css("img"):
+    for image in images:
         attrs = image.attributes
         src = next((attrs[name] for name in _LAZY_SRC
                     if attrs.get(name) and not attrs[name].lstrip().startswith("data:")), None)
-        target = clean_url(src, base, tracking_params) if src else None
+        target = resolved[src] if src else None
         if target is None:
             dead.append(image)
         else:

@@ -66,7 +66,7 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
     heading for the other layout, its price for two breakpoints; the reader sees one."""
     ids = {card.mem_id for card in cards}
     seen, copies = set(), []
-    for node, _, _, _ in list(blocks.values()):
+    for node in [block.node for block in blocks.values()]:
         if node.tag in _CELLS:
             continue  # a row's cells repeat by nature (`Yes`, `-`)
         card = node
@@ -88,18 +88,18 @@ def drop_card_copies(cards: list, blocks: dict) -> None:
 
 def _item_card(node) -> bool:
     return holds_any(node, _IMG_IDS) and holds_link(node) \
-        and LIMITS.card_text[0] <= len(node.text(deep=True, strip=True)) <= LIMITS.card_text[1]
+        and LIMITS.shortest_card <= len(node.text(deep=True, strip=True)) <= LIMITS.longest_card
 
 
 def item_sized(cards: list) -> bool:
     if cards and cards[0].tag == "figure":  # a gallery's slides
         return False
     mean = sum(len(card.text(deep=True, strip=True)) for card in cards) / len(cards) if cards else 0
-    return LIMITS.card_text[0] <= mean <= LIMITS.card_text[1]
+    return LIMITS.shortest_card <= mean <= LIMITS.longest_card
 
 
 def is_article(nodes: list, cards: list) -> bool:
-    """The article's nodes hold prose beside the cards (paragraphs of 150 characters or more),
+    """The article's nodes hold prose beside the cards (`LIMITS.prose_paragraph`),
     or more such paragraphs than there are cards: sections of an article, not items."""
     inside = {card.mem_id for card in cards}
     beside = within = 0
@@ -121,6 +121,8 @@ def set_aside_dates(body) -> set:
     their text set aside on them: kept for the cards they stand in, read by no step that weighs
     the page's text (their text and links would change the page's kind and its root)."""
     dates = card_dates(body)
+    if not dates:
+        return dates  # most pages: the page's times are not searched again
     for time in (node for node in body.css("time") if node.mem_id in dates):
         text = time.text(deep=True, separator=" ", strip=True)
         for child in list(time.iter(include_text=True)):

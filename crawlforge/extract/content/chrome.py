@@ -7,9 +7,7 @@ class and id attributes; a name alone never removes a node holding much of the p
 """
 
 import re
-from functools import lru_cache
 
-from crawlforge.extract.content.memo import Hints
 from crawlforge.extract.content.nodes import class_and_id, class_of, HEADING_TAGS, outermost
 from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.words import pattern, phrases
@@ -56,48 +54,37 @@ UI_LINE = re.compile(rf"\W*(?:(?:{pattern('ui_words').pattern})\W*)+", re.IGNORE
 """A line of nothing but control and share-button words (`Teilen Twittern E-Mail`, `Drucken`)."""
 
 
-def hints(name: str, node_id: str | None, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
+def hints(name: str, node_id: str | None, known: dict) -> tuple[bool, bool, bool, bool, bool]:
     """(strong chrome, weak chrome, content, chrome other than an ad's or a paywall's, chrome
-    other than a caption's) as said by a node's class and id words (`_word_hints`), read already:
-    the class and the id apart, as no word or phrase spans the blank between them. A page's
-    classes repeat, its ids mostly do not, and with a cache of their own they leave the classes'
-    cached."""
-    hints = (_THREAD_CLASSES if thread else _CLASSES)[name]
+    other than a caption's) as said by a node's class and id words (`word_hints`), read already:
+    the class and the id apart, as no word or phrase spans the blank between them. `known`: the
+    page's memo of `string_hints` (`memo.PageMemo.hints`, or `thread_hints` on a thread)."""
+    hints = known[name]
     if not node_id:
         return hints
     strong, weak, positive, not_ad, not_caption = hints
-    id_strong, id_weak, id_positive, id_not_ad, id_not_caption = (_THREAD_IDS if thread else _IDS)[node_id]
+    id_strong, id_weak, id_positive, id_not_ad, id_not_caption = known[node_id]
     return (strong or id_strong, weak or id_weak, positive or id_positive, not_ad or id_not_ad,
             not_caption or id_not_caption)
 
 
-def _string_hints(hint: str, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
+def string_hints(hint: str, words: dict) -> tuple[bool, bool, bool, bool, bool]:
     """The hints of a class (or id) (`hints`), its vocabulary words found in one pass over the
     whole string: no word or phrase spans a blank, and splitting it into names first costs more
-    than the names' own cache saves on a site never seen before."""
+    than it saves. `words`: the page's memo of `word_hints`, for a thread or not."""
     hint = hint.lower()
     strong = weak = positive = not_ad = not_caption = False
     for word in _VOCABULARY_WORDS(" " + hint):
-        word_strong, word_weak, word_positive, word_not_ad, word_not_caption = _word_hints(word, thread)
+        word_strong, word_weak, word_positive, word_not_ad, word_not_caption = words[word]
         strong, weak, positive = strong or word_strong, weak or word_weak, positive or word_positive
         not_ad, not_caption = not_ad or word_not_ad, not_caption or word_not_caption
     weak = weak or _WEAK_PHRASE(hint) is not None
     return strong, weak, positive, not_ad, not_caption
 
 
-_CLASSES, _THREAD_CLASSES = Hints(_string_hints, 8192, False), Hints(_string_hints, 8192, True)
-_IDS, _THREAD_IDS = Hints(_string_hints, 1024, False), Hints(_string_hints, 1024, True)
-
-
-def _classify(hint: str, thread: bool = False) -> tuple[bool, bool, bool, bool, bool]:
-    return (_THREAD_CLASSES if thread else _CLASSES)[hint]
-
-
-@lru_cache(maxsize=8192)
-def _word_hints(word: str, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
-    """A word's part of `_string_hints`: a few thousand words make the classes of many sites.
-    The last two, whatever the `thread`: a chrome word not about ads or a paywall, and one not
-    naming a caption."""
+def word_hints(word: str, thread: bool) -> tuple[bool, bool, bool, bool, bool]:
+    """A word's part of `string_hints`. The last two, whatever the `thread`: a chrome word not
+    about ads or a paywall, and one not naming a caption."""
     prefixes = _THREAD_STRONG_PREFIXES if thread else _STRONG_PREFIXES
     weak, chrome = word in _WEAK_WORDS, word.startswith(_STRONG_PREFIXES)
     return (word.startswith(prefixes) or word in _STRONG_WORDS, weak, word.startswith(_POSITIVE_PREFIXES),
@@ -119,30 +106,32 @@ _STARTS = {word for word in (*_STRONG_PREFIXES, *_STRONG_WORDS, *_WEAK_WORDS, *_
            if re.fullmatch("[a-z]+", word)}  # a word (`_WORD`) is letters only
 _VOCABULARY_WORDS = re.compile(r"[^a-z0-9](%s[a-z]*)" % _trie(
     [word for word in _STARTS if not any(other != word and word.startswith(other) for other in _STARTS)])).findall
-"""The words of a class or id (as `_WORD` finds them) that begin with a word `_classify` looks
+"""The words of a class or id (as `_WORD` finds them) that begin with a word `string_hints` looks
 for: the others say nothing, and a class's words are found faster so. Each is found
 with the character before it, the string given with a blank in front: a pattern that opens with
 a set of characters is tried only where one stands (a lookbehind, at every character)."""
 
 
-def hint_weight(node, thread: bool = False) -> int:
-    """+25/-25 from class and id words, as readability does (on a `thread` comments are content)."""
-    return name_weight(class_of(node), node.id, thread)
+def hint_weight(node, known: dict) -> int:
+    """+25/-25 from class and id words, as readability does. `known`: as for `hints` (on a
+    thread comments are content)."""
+    return name_weight(class_of(node), node.id, known)
 
 
-def name_weight(name: str, node_id: str | None, thread: bool = False) -> int:
+def name_weight(name: str, node_id: str | None, known: dict) -> int:
     """`hint_weight` of a node's class and id, read already."""
-    strong, weak, positive, _, _ = hints(name, node_id, thread)
+    strong, weak, positive, _, _ = hints(name, node_id, known)
     return (LIMITS.class_weight if positive else 0) - (LIMITS.class_weight if strong or weak else 0)
 
 
-def named(node, prefixes: tuple) -> bool:
-    """A word of the node's class or id starts with one of `prefixes`."""
-    return _starts_a_word(class_and_id(node), prefixes)
+def named(node, known: dict) -> bool:
+    """A word of the node's class or id starts with one of the prefixes `known` is the page's
+    memo of `starts_a_word` for (`memo.PageMemo.named[prefixes]`)."""
+    return known[class_and_id(node)]
 
 
-@lru_cache(maxsize=8192)
-def _starts_a_word(hint: str, prefixes: tuple) -> bool:
+def starts_a_word(hint: str, prefixes: tuple) -> bool:
+    """A word of the class and id `hint` starts with one of `prefixes`."""
     return any(word.startswith(prefixes) for word in _WORD.findall(hint.lower()))
 
 
@@ -155,12 +144,13 @@ def hidden_named(node) -> bool:
     return _HIDDEN_NAME(class_and_id(node)) is not None
 
 
-def page_named(sizes: list, total: int, classes: dict | None = None) -> set:
+def page_named(sizes: list, total: int, known: dict, classes: dict | None = None) -> set:
     """mem_ids of the chrome-named nodes whose class, shared by several of them, marks half of
     the page's text: a listing's story cards named `...-ad`, a service page's `promo` cards, each
     small, are together its content. Not comments (a thread's shape decides those), nor weak
     names (a menu's, a modal's items) but on sections each headed over a paragraph (`skip-item`).
-    `classes`: mem_id -> class of each node, when read already."""
+    `known`: the page's memo of `string_hints` (`memo.PageMemo.hints`); `classes`: mem_id ->
+    class of each node, when read already."""
     groups = {}
     for node, share, size in sizes:
         name = class_of(node) if classes is None else classes[node.mem_id]
@@ -169,7 +159,7 @@ def page_named(sizes: list, total: int, classes: dict | None = None) -> set:
     for name, members in groups.items():
         if not name or len(members) < LIMITS.named_cards or _THREAD_NAMED(name):
             continue  # comments hold much of a thread and its shape decides them
-        weak = _classify(name)[1]
+        _, weak, _, _, _ = known[name]
         share = total * (LIMITS.weak_named_share if weak else LIMITS.named_share)
         if sum(size for _, size in members) < share:
             continue  # the outermost of them hold less still: their nesting is not looked up

@@ -2,6 +2,7 @@
 lists, empty and chrome-named boxes, dangling headings."""
 
 import re
+from dataclasses import dataclass
 
 from crawlforge.extract.content.chrome import BOILERPLATE_LINE, hint_weight, page_named
 from crawlforge.extract.content.lines import is_bare_line, is_credit, labels, repeats
@@ -22,33 +23,34 @@ _EMPTY_SPARED_IDS = tag_ids(("img", "pre", "video", "picture"))
 _LINE_TAGS = frozenset({"p", "li", "dd", "h2", "h3", "h4", "h5", "h6"})
 
 
-def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, keep=None, cards=(),
+def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, memo, keep=None, cards=(),
                         sums: dict | None = None) -> None:
     """Drops link lists, link-only lines and empty or chrome-named blocks inside the content;
     never `keep` (a product's name heading and price, a list) or a box holding them, nor a
     listing's `cards`, what they hold (but credit, date and button lines) or a box holding them:
     each card is mostly a link. `how` says what the page's kind makes of posts, counts, copies
-    and linked prose (`Cleaning`). `sums`: ``subtree_text`` of the nodes, when read already."""
+    and linked prose (`Cleaning`). `memo`: the page's `memo.PageMemo`. `sums`: ``subtree_text``
+    of the nodes, when read already."""
     sums = subtree_text(blocks, nodes) if sums is None else sums
     text = text_memo()  # the tree stays as it is until the removals at the end
     boxes = {heading.mem_id: _heading_box(heading) for root in nodes for heading in root.css(HEADING_TAGS)}
     titles = _section_titles(boxes, sums)
-    doomed, linked = _boxes(nodes, sums, how)
+    doomed, linked = _boxes(nodes, sums, how, memo)
     root_ids = {root.mem_id for root in nodes}
-    lines = [node for node, size, links, _ in blocks.values()
-             if size < LIMITS.credit_line and node.mem_id in sums and node.mem_id not in root_ids  # longer: no credit, no bare line
-             and (is_credit(node, size, text) or size < LIMITS.line and is_bare_line(text(node), how.counts))]
-    linked += [node for node, size, links, _ in blocks.values()
-               if links > size * LIMITS.link_line and node.mem_id in sums and node.mem_id not in root_ids
-               and node.tag in _LINE_TAGS and not (how.thread and node.tag in HEADINGS)
-               and not (how.linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
-               and node.mem_id not in titles]
+    lines = [block.node for block in blocks.values()  # longer than a credit line: no credit, no bare line
+             if block.size < LIMITS.credit_line and block.node.mem_id in sums and block.node.mem_id not in root_ids
+             and (is_credit(block.node, block.size, text)
+                  or block.size < LIMITS.line and is_bare_line(text(block.node), how.counts))]
+    linked += [block.node for block in blocks.values()
+               if block.links > block.size * LIMITS.link_line and block.node.mem_id in sums
+               and block.node.mem_id not in root_ids and _link_line(block.node, block.size, how)
+               and block.node.mem_id not in titles]
     linked = [node for node in linked if node.mem_id not in titles]
     if not how.thread:
         linked = introduced(linked, text)
         linked = [node for node in linked if not _labelled_items(node, sums)]
     doomed += linked if how.thread or how.counts else link_lists(linked, sums, nodes)  # a thread's: its posts' chrome
-    doomed += _header_lines(nodes)
+    doomed += _header_lines(nodes, memo)
     doomed += chrome_sections(nodes, blocks, sums, text)
     doomed += excerpt_lists(nodes, blocks, sums, text)
     kept = holding_any(keep)
@@ -68,6 +70,13 @@ def clean_conditionally(nodes: list, blocks: dict, how: Cleaning, keep=None, car
                      and len(node.text(deep=True, strip=True)) < LIMITS.heading_text)
 
 
+def _link_line(node, size: int, how: Cleaning) -> bool:
+    """A block of mostly links is a link line: a paragraph, an item, a heading (not a thread's:
+    its posts' titles), but for prose that links much where the kind keeps it (`linked_prose`)."""
+    return node.tag in _LINE_TAGS and not (how.thread and node.tag in HEADINGS) \
+        and not (how.linked_prose and size >= LIMITS.post_text and node.tag not in HEADINGS)
+
+
 def _card_datelines(doomed: list, sums: dict) -> set:
     """mem_ids of the short lines holding a `<time>` and more (its source's link): pruning
     leaves a `<time>` only in a listing's dated cards, emptied, where the line is the card's own."""
@@ -78,42 +87,44 @@ def _card_datelines(doomed: list, sums: dict) -> set:
 _TIME_IDS = tag_ids(("time",))
 
 
-def _boxes(nodes: list, sums: dict, how: Cleaning) -> tuple[list, list]:
+def _boxes(nodes: list, sums: dict, how: Cleaning, memo) -> tuple[list, list]:
     """(empty or chrome-named boxes, link boxes) inside the content, neither holding half of a
     root's text (that box is the content). On a `thread` a comment-named box is a post, no
     chrome; with `linked_prose` a box with a paragraph's worth of text outside its links is
     prose, whatever its links (an API name's, an author's)."""
     doomed, linked = [], []
+    known = memo.thread_hints if how.thread else memo.hints
     for root in nodes:
         half = sums.get(root.mem_id, NO_TEXT).size / 2
         named = []
         for node in root.css("ul, ol, div, section, table, dl"):
             if node.mem_id == root.mem_id:  # lexbor's css() matches the root itself too
                 continue
-            size, links, commas = sums.get(node.mem_id, NO_TEXT)
+            text = sums.get(node.mem_id, NO_TEXT)
+            size, links = text.size, text.links
             if size > half:
                 continue
             if not size:
                 if not holds_any(node, _EMPTY_SPARED_IDS):
                     doomed.append(node)
-            elif (weight := hint_weight(node, how.thread)) < 0:
+            elif (weight := hint_weight(node, known)) < 0:
                 named.append((node, 0, size))
-            elif node.tag != "table" and commas < LIMITS.many_commas \
+            elif node.tag != "table" and text.commas < LIMITS.many_commas \
                     and links > size * (LIMITS.named_link_bar if weight > 0 else LIMITS.link_bar) \
                     and not (how.linked_prose and size - links >= LIMITS.post_text):
                 linked.append(node)  # readability's bars; many commas mean prose
-        spared = page_named(named, 2 * half) if len(named) >= LIMITS.named_cards else ()
+        spared = page_named(named, 2 * half, memo.hints) if len(named) >= LIMITS.named_cards else ()
         doomed += [node for node, _, _ in named if node.mem_id not in spared]  # named sections together the content
     return doomed, linked
 
 
-def _header_lines(nodes: list) -> list:
+def _header_lines(nodes: list, memo) -> list:
     """Lines of a `<header>` in the content shorter than a paragraph, without a heading or a
     marked lead: an article's byline, date and share row."""
     return [node for root in nodes if near_tags(root, ("header",))
             for node in root.css("header p, header div, header ul, header span")
             if node.css_first(HEADING_TAGS) is None
-            and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph and not is_lead(node)]
+            and len(node.text(deep=True, strip=True)) < LIMITS.prose_paragraph and not is_lead(node, memo)]
 
 
 def link_lists(linked: list, sums: dict, roots: list) -> list:
@@ -177,8 +188,8 @@ def _over_prose(box, sums: dict) -> bool:
         if after.is_element_node:
             if after.tag in HEADINGS or after.css_first(HEADING_TAGS) is not None:
                 return False
-            size, links, _ = sums.get(after.mem_id, NO_TEXT)
-            prose += size - links
+            text = sums.get(after.mem_id, NO_TEXT)
+            prose += text.size - text.links
             if prose >= LIMITS.post_text:
                 return True
         after = after.next
@@ -191,7 +202,7 @@ def _labelled_items(node, sums: dict) -> bool:
     if node.tag not in ("ul", "ol"):
         return False
     items = [item for item in node.iter() if item.tag == "li"]
-    return len(items) >= 2 and all(
+    return len(items) >= LIMITS.labelled_items and all(
         (entry := sums.get(item.mem_id)) and entry.size - entry.links >= LIMITS.item_text for item in items)
 
 
@@ -219,11 +230,13 @@ def chrome_sections(roots: list, blocks: dict, sums: dict, text_of) -> list:
     """Sections that a short boilerplate line titles (`Related articles`, `Subscribe`, `Source:`).
 
     The line goes with the widest box it opens, or, as a heading, with what follows it up to the
-    next heading, as long as that holds less than a third of the content. `text_of`: a `text_memo`.
+    next heading, as long as that holds a third of the content at most (`LIMITS.section_parts`).
+    `text_of`: a `text_memo`.
     """
-    root_ids = {root.mem_id: sums.get(root.mem_id, NO_TEXT).size / 3 for root in roots}
+    root_ids = {root.mem_id: sums.get(root.mem_id, NO_TEXT).size / LIMITS.section_parts for root in roots}
     found = []
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if size >= LIMITS.title_line or node.mem_id not in sums or node.mem_id in root_ids:
             continue
         text = text_of(node)
@@ -249,7 +262,16 @@ def _excerpt_end(text: str) -> bool:
     end = text.rstrip()
     if end.endswith(("]", ")")):
         end = end[:-1].rstrip()
-    return _EXCERPT_END.search(text, max(len(end) - 3, 0)) is not None
+    return _EXCERPT_END.search(text, max(len(end) - len("..."), 0)) is not None
+
+
+@dataclass(slots=True)
+class _Excerpts:
+    """The cut-off excerpts under a box: how many, and their text's length."""
+
+    node: object
+    count: int = 0
+    size: int = 0
 
 
 def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
@@ -260,20 +282,22 @@ def excerpt_lists(roots: list, blocks: dict, sums: dict, text) -> list:
     """
     root_ids = {root.mem_id for root in roots}
     excerpts = {}
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if size < LIMITS.excerpt_text or node.mem_id not in sums or not _excerpt_end(text(node)):
             continue
         ancestor = node.parent
         while ancestor is not None and ancestor.mem_id not in root_ids:
-            entry = excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])
-            entry[1] += 1
-            entry[2] += size
+            entry = excerpts.get(ancestor.mem_id)
+            if entry is None:
+                entry = excerpts[ancestor.mem_id] = _Excerpts(ancestor)
+            entry.count += 1
+            entry.size += size
             ancestor = ancestor.parent
-        if ancestor is not None:
-            excerpts.setdefault(ancestor.mem_id, [ancestor, 0, 0])  # marks the root for the limit
     found = []
-    for node, count, size in excerpts.values():
-        if node.mem_id in root_ids or count < 2 or size * 2 < sums[node.mem_id].size:
+    for entry in excerpts.values():
+        node = entry.node
+        if entry.count < LIMITS.excerpts or entry.size * 2 < sums[node.mem_id].size:
             continue
         if sums[node.mem_id].size < LIMITS.excerpt_share * sums[root_of(node, root_ids).mem_id].size:
             found.append(node)

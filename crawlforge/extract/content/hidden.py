@@ -2,6 +2,7 @@
 folds or streams into place (tab panels, FAQ answers, server-streamed chunks) and so are shown."""
 
 import re
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -89,23 +90,23 @@ def streamed_into_place(body) -> None:
     placeholder numbered alike (React's ``<div hidden id="S:3">`` for ``<template id="B:3">`` or
     ``id="P:3"``): in place, a part of the sidebar is pruned with the sidebar, and the main part
     is scored in the main column. A chunk with no placeholder or several stays where it is."""
-    chunks = {}
+    chunks = {}  # number -> (its id, the chunk)
     node = body.child
     while node is not None:
         if node.is_element_node and node.id and ("hidden" in node.attrs or style_hides(node)):
             numbered = _numbered(node.id)
             if numbered:
-                chunks[numbered[1]] = (numbered[0], node)
+                chunks[numbered.number] = (numbered, node)
         node = node.next
     if not chunks:
         return
     slots = {}
-    for order, slot in enumerate(body.css("[id]")):
+    for slot in body.css("[id]"):
         numbered = _numbered(slot.id or "")
-        if numbered and numbered[1] in chunks and numbered[0] != chunks[numbered[1]][0] \
+        if numbered and numbered.number in chunks and numbered.prefix != chunks[numbered.number][0].prefix \
                 and slot.parent.mem_id != body.mem_id and not slot.text(deep=True, strip=True):
-            slots.setdefault(numbered[1], []).append((order, slot))
-    placed = {number: found[0][1] for number, found in slots.items() if len(found) == 1}
+            slots.setdefault(numbered.number, []).append(slot)
+    placed = {number: found[0] for number, found in slots.items() if len(found) == 1}
     owners = {chunk.mem_id: number for number, (_, chunk) in chunks.items() if number in placed}
     inside: dict = {}  # chunk number -> numbers of the slots it holds: filled before it moves
     for number, slot in placed.items():
@@ -130,9 +131,18 @@ def _filled_first(inside: dict, owner) -> list:
     return order
 
 
-def _numbered(name: str) -> tuple | None:
+class Numbered(NamedTuple):
+    """An id read as a prefix and a number (`S:` and `2e` of `S:2e`)."""
+
+    prefix: str
+    number: str
+
+
+def _numbered(name: str) -> Numbered | None:
     found = _NUMBERED.fullmatch(name)
-    return None if found is None else (found.group(1), found.group(2)) if found.group(2) else (found.group(3), found.group(4))
+    if found is None:
+        return None
+    return Numbered(found.group(1), found.group(2)) if found.group(2) else Numbered(found.group(3), found.group(4))
 
 
 def unhide(node) -> None:

@@ -39,7 +39,8 @@ def is_bare_line(text: str, counts: bool = False) -> bool:
     """A date line or a line of button words: nothing a reader reads; in a thread a bare count
     too (a post's votes or number: `#12`, `1,024`, `3k`) and a poster's profile figures."""
     return is_dateline(text) or UI_LINE.fullmatch(text) is not None or counts and (
-        _COUNT.fullmatch(text) is not None or len(text) < 60 and _MEMBER_STAT.match(text) is not None)
+        _COUNT.fullmatch(text) is not None
+        or len(text) < LIMITS.member_stat_line and _MEMBER_STAT.match(text) is not None)
 
 
 _COUNT = re.compile(r"[#(]?\s*\d[\d.,]*\s*[kKmM]?\)?")
@@ -62,11 +63,12 @@ _NOT_REPEATS = HEADINGS | {"pre", "td", "th", "li"}
 
 def repeats(blocks: dict, within) -> list:
     """Blocks of the content (`within`: mem_ids) whose text an earlier block of it had, from
-    the blocks of 80 characters of their own; a first copy hidden by its style (which the
+    the blocks of `LIMITS.repeat_text` characters of their own; a first copy hidden by its style (which the
     markdown converter drops) is not the one a reader saw. Only blocks whose text is as long
     as another's are read: a copy counts as many characters as its original."""
     sizes = {}
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if size >= LIMITS.repeat_text and node.tag not in _NOT_REPEATS and node.mem_id in within:
             sizes.setdefault(size, []).append(node)
     found = []
@@ -90,7 +92,8 @@ def labels(blocks: dict, within) -> list:
     Sentences holding half of the content's text are what it says, not labels around it: a
     page's only text is never boilerplate (a button's words, however many, are no sentence)."""
     kinds, total = {}, 0
-    for node, size, _, _ in blocks.values():
+    for block in blocks.values():
+        node, size = block.node, block.size
         if node.mem_id in within:
             total += size
             if size < LIMITS.label_text and node.tag not in _CELLS_AND_CODE:
@@ -124,8 +127,8 @@ def _own_text(node) -> str:
 def bare_lines(blocks: dict, within, root) -> list:
     """The short blocks under `root` (`within`: mem_ids) that are only a date or button words
     (`Quick shop`, `Choose options`): they go from a page kept whole as from an article."""
-    return [node for node, size, _, _ in blocks.values() if size < LIMITS.line and node.mem_id in within
-            and node.mem_id != root.mem_id and is_bare_line(node.text(deep=True, strip=True))]
+    return [block.node for block in blocks.values() if block.size < LIMITS.line and block.node.mem_id in within
+            and block.node.mem_id != root.mem_id and is_bare_line(block.node.text(deep=True, strip=True))]
 
 
 def menu_trees(root, within) -> list:

@@ -93,6 +93,32 @@ def remove_outermost(nodes) -> None:
         node.decompose()
 
 
+def held_by(nodes, ids: frozenset) -> set:
+    """mem_ids of the `nodes` that an element of `ids` (``tag_ids``) holds, each ancestor read
+    once, for the first node below it: nodes of one page share most of their ancestors."""
+    inside = {}  # mem_id -> the element is of `ids` or sits in one
+    found = set()
+    for node in nodes:
+        path, parent, held = [], node.parent, False
+        while parent is not None:
+            mem_id = parent.mem_id
+            held = inside.get(mem_id)
+            if held is not None:
+                break
+            path.append(mem_id)
+            if parent.tag_id in ids:
+                held = True
+                break
+            parent = parent.parent
+        else:
+            held = False
+        for mem_id in path:
+            inside[mem_id] = held
+        if held:
+            found.add(node.mem_id)
+    return found
+
+
 def outermost(nodes) -> list:
     """The nodes not inside another of them."""
     nodes = list(nodes)

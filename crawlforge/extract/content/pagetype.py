@@ -11,6 +11,7 @@ weighs that against the pruned body's structure (repeated cards, code blocks, pr
 
 import re
 from collections import Counter
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -36,21 +37,30 @@ _POST_PATH = re.compile(rf"/(?:{pattern('post_paths').pattern})(?:/|$|\.)|/(?:19
 
 def schema_types(tree: LexborHTMLParser) -> Counter:
     """How often each schema.org type is declared (JSON-LD, microdata, `og:type` as `og:VALUE`)."""
-    found, typed_ones = Counter(), set()
-    for node in tree.css(", ".join(_DECLARING)):  # one walk of the page for the three
+    types, _ = declarations(tree)
+    return types
+
+
+def declarations(tree: LexborHTMLParser) -> tuple[Counter, list]:
+    """(`schema_types`, the page's `h1`s: what it says it is and the titles it shows), from one
+    walk of the page, which costs more than the tests of its selectors."""
+    found, typed_ones, h1s = Counter(), set(), []
+    for node in tree.css(", ".join(_DECLARING) + ", h1"):  # one walk of the page for the four
         attributes = node.attributes
         tag, typed = node.tag, "itemtype" in attributes  # a script or meta with no itemtype matched its own
         if typed:  # lexbor lists a node once for each selector it matches
             if node.mem_id in typed_ones:
                 continue
             typed_ones.add(node.mem_id)
+        if tag == "h1":
+            h1s.append(node)
         if tag == "script" and (not typed or node.css_matches(_DECLARING[0])):
             found.update(_LD_TYPE.findall(node.text() or ""))
         if typed:
             found[(attributes.get("itemtype") or "").rstrip("/").rsplit("/", 1)[-1]] += 1
         if tag == "meta" and (not typed or node.css_matches(_DECLARING[2])):
             found["og:" + (attributes.get("content") or "").strip().lower()] += 1
-    return found
+    return found, h1s
 
 
 _DECLARING = ('script[type="application/ld+json"]', "[itemtype]", 'meta[property="og:type"]')
@@ -65,10 +75,11 @@ def declared_type(tree: LexborHTMLParser) -> str | None:
 
 def declared_kind(types: Counter) -> str | None:
     """`declared_type` from the page's `schema_types`."""
-    if types.keys() & _FORUM or types["Comment"] >= 3:
+    if types.keys() & _FORUM or types["Comment"] >= LIMITS.declared_comments:
         return "forum"
     products = max(types["Product"], types["ProductGroup"])
-    if types.keys() & _LISTING and types["Product"] != 1 or products >= 3 or types["og:product.group"]:
+    if types.keys() & _LISTING and types["Product"] != 1 or products >= LIMITS.declared_products \
+            or types["og:product.group"]:
         return "listing"
     if products or types["og:product"]:
         return "product"
@@ -106,7 +117,7 @@ def _kind(shape: dict, declared: str | None, url: str, tagged: bool = False) -> 
         return declared
     posted = _POST_PATH.search(url or "") is not None  # a post's code blocks: an article about code
     if shape["code"] >= LIMITS.code_blocks or declared == "documentation" or _DOCS_PATH.search(url or ""):
-        if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= 2):
+        if declared == "documentation" or not posted and (shape["code"] or shape["prose"] >= LIMITS.docs_prose):
             return "documentation"
     if declared != "article" and cards >= LIMITS.card_share and not (shape["sections"] and _prose(shape)):
         return "listing"
@@ -130,16 +141,21 @@ def _shape(body, total: int | None = None) -> dict:
     """Counts of the structural signals: code blocks, prose paragraphs and their share of the
     text, sections, link share, and the largest group of repeated sibling cards."""
     total = (len(body.text(deep=True, strip=True, skip_empty=True)) if total is None else total) or 1
-    found = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}
-    for node in body.css("p, a, pre, h2, h3"):  # one walk of the page for the four
-        found.setdefault(node.tag, []).append(node)
+    found, parents = {"p": [], "a": [], "pre": [], "h2": [], "h3": []}, []
+    for node in body.css("p, a, pre, h2, h3, " + _PARENTS):  # one walk of the page for the five and the cards
+        tag = node.tag
+        if tag in found:
+            found[tag].append(node)
+        else:
+            parents.append(node)
     prose = [len(p.text(deep=True, strip=True)) for p in found["p"]]
     prose = [size for size in prose if size >= LIMITS.prose_paragraph]
     links = sum(len(a.text(deep=True, strip=True)) for a in found["a"])
-    cards, card_text, members = _cards(body)
-    return {"members": members, "code": len(found["pre"]), "prose": len(prose), "prose_share": sum(prose) / total,
-            "headings": len(found["h2"]) + len(found["h3"]), "links": links / total, "cards": cards,
-            "card_share": card_text / total, "sections": _sections(members)}
+    cards = _cards(body, parents)
+    return {"members": cards.members, "code": len(found["pre"]), "prose": len(prose),
+            "prose_share": sum(prose) / total, "headings": len(found["h2"]) + len(found["h3"]),
+            "links": links / total, "cards": cards.count, "card_share": cards.text / total,
+            "sections": _sections(cards.members)}
 
 
 def _sections(members: list) -> bool:
@@ -163,10 +179,14 @@ _NOT_CARDS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "br", "span", "
 _NOT_CARD_IDS = tag_ids(_NOT_CARDS)
 
 
-def sibling_groups(body, least: int = 2):
+_PARENTS = "ul, ol, div, section, main, article, tbody"
+"""Elements whose children may be a run of cards."""
+
+
+def sibling_groups(body, least: int = 2, parents: list | None = None):
     """Runs of `least` element siblings or more sharing tag and first class word (cards, posts,
-    results), per parent."""
-    for parent in body.css("ul, ol, div, section, main, article, tbody"):
+    results), per parent. `parents`: the body's `_PARENTS`, when found already."""
+    for parent in body.css(_PARENTS) if parents is None else parents:
         children, tags = [], {}
         for child in parent.iter():  # lexbor passes over the text nodes
             if child.is_element_node and (tag := child.tag_id) not in _NOT_CARD_IDS:  # ints: no name decoded
@@ -198,14 +218,23 @@ _NUMBERED = re.compile(r"\d").search
 the cards of one run share the words after it."""
 
 
-def _cards(body) -> tuple[int, int, list]:
+class Cards(NamedTuple):
+    """A run of linked sibling cards."""
+
+    count: int
+    text: int
+    """Characters of text they hold together."""
+    members: list
+
+
+def _cards(body, parents: list) -> Cards:
     """The largest run of siblings that each hold a link: product tiles, search results,
-    teasers. Returns (count, text length, the linked siblings)."""
-    best = (0, 0, [])
-    for _, members in sibling_groups(body, LIMITS.card_run):
-        if len(members) <= best[0]:
+    teasers. `parents`: the body's `_PARENTS`."""
+    best = Cards(0, 0, [])
+    for _, members in sibling_groups(body, LIMITS.card_run, parents):
+        if len(members) <= best.count:
             continue
         linked = [m for m in members if holds_link(m)]
-        if len(linked) * 2 >= len(members) and len(linked) > best[0]:
-            best = (len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
+        if len(linked) * 2 >= len(members) and len(linked) > best.count:
+            best = Cards(len(linked), sum(len(m.text(deep=True, strip=True, skip_empty=True)) for m in linked), linked)
     return best

@@ -7,7 +7,9 @@ page declares); no step asks for a kind by name. To change what a kind keeps, ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple
 
 SHARE = "share"
@@ -114,11 +116,21 @@ class Thresholds:
     """Text under which an ARIA button is a control (`show picture`, `print`), not a section."""
     question: int = 200
     """Text under which a line ending in a question mark asks the question a hidden box answers."""
-    lead: tuple = (40, 800)
-    """Text of an article's marked lead or subtitle: a sentence or a short paragraph."""
-    card_text: tuple = (15, 800)
+    shortest_lead: int = 40
+    """Text of an article's marked lead or subtitle: a sentence..."""
+    longest_lead: int = 800
+    """...or a short paragraph."""
+    shortest_card: int = 15
     """Mean text length of a listing's item card: a title and a price or a line (a slide's caption
-    is shorter, a post on a blog's front page longer)."""
+    is shorter)..."""
+    longest_card: int = 800
+    """...and a post on a blog's front page longer."""
+    member_stat_line: int = 60
+    """Text under which a line opening on a figure and a poster's stat word (`1,024 posts`) is
+    their profile's, not a sentence of a post."""
+    description_slack: int = 200
+    """Text beyond `description_spread` times a product's description that a box showing it may
+    hold (its tab's title, a `Read more`) and still be the description's own box."""
     repeat_text: int = 80
     """Length from which a block's text seen a second time in the content is a copy (the post's
     teaser and the post, the mobile and the desktop copy of a section, a reply quoting an earlier
@@ -129,6 +141,9 @@ class Thresholds:
     """Words from which a line ending in a full stop is a sentence (`Sold out.` is a label)."""
     description_probe: int = 40
     """Characters of a description's first and last lines looked for on the page."""
+    site_label: int = 4
+    """Letters from which a label of the host (`example` of `forums.example.org`) is a name a
+    heading may hold, where a short one (`co`, `app`) turns up in any heading's words."""
 
     excerpt_text: int = 50
     """Text from which a line ending cut off (`... […]`) is an excerpt of another post."""
@@ -200,8 +215,26 @@ class Thresholds:
 
     class_weight: int = 25
     """Score a class or id naming content adds, and one naming chrome takes (readability's)."""
+    tag_weights: Mapping = field(default_factory=lambda: MappingProxyType({
+        "div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3, "blockquote": 3,
+        "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3, "form": -3,
+        "th": -5, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5}))
+    """Score a container starts with by its tag: boxes of text gain, lists, forms and headings
+    lose (readability's)."""
     top_candidates: int = 8
     """Best-scored containers weighed for the winner and its rivals (readability's)."""
+    score_levels: int = 3
+    """Ancestors a text block votes for, its container first, each the next's share smaller (1, 1/2,
+    1/3: readability's)."""
+    parent_score: float = 1 / 3
+    """Share of the winner's score below which its parent's ends the climb to a higher-scoring
+    ancestor (readability's)."""
+    prose_link_cost: int = 3
+    """Times its link text a paragraph of prose loses of its length when an ancestor of the winner
+    is weighed: links inside prose are mostly asides."""
+    link_list_cost: int = 2
+    """Times its length a block of mostly links costs an ancestor of the winner (a short line
+    costs its length once): a menu or a list of related links beside the text."""
 
     # -- counts --------------------------------------------------------------------------------
     link_lists: int = 15
@@ -237,11 +270,39 @@ class Thresholds:
     many_commas: int = 10
     """Commas from which a box is prose, whatever its links (readability's)."""
     heading_text: int = 100
+    """Text under which a heading with nothing left after it titled a removed block."""
     site_name_words: int = 3
     """Words up to which a page's `h1` holding a name of its host is the site's name, not a title."""
-    """Text under which a heading with nothing left after it titled a removed block."""
     rival_spread: int = 4
     """How much more text than the winner and the rival together their shared ancestor may hold."""
+    description_spread: int = 2
+    """Times a product's description its box may hold (see `description_slack`)."""
+    description_depth: int = 8
+    """Boxes walked up from a description's first line to the one showing its last: a tab, a
+    drawer around a few wrappers; above, the page's columns."""
+    lead_near: int = 5
+    """The content's first node and its ancestors, this many, near which a marked lead belongs to it."""
+    lead_depth: int = 6
+    """Ancestors walked up from a marked lead to meet those near the content."""
+    declared_comments: int = 3
+    """Comments the page's data declares from which it is a discussion (one or two: an article's)."""
+    declared_products: int = 3
+    """Products the page's data declares from which it is a listing (a page's product and its
+    variant or a bundle make two)."""
+    docs_prose: int = 2
+    """Paragraphs of prose from which a page under a docs path is documentation without code."""
+    product_headings: int = 3
+    """The page's first `h1`s read for the product's name (a logo's and a modal's come first)."""
+    prose_box: int = 2
+    """Paragraphs of prose from which a box is an article's text: an ad box or a paywall prompt
+    has at most one."""
+    section_parts: int = 3
+    """A boilerplate line's section goes when it holds one of this many parts of the content at
+    most (a third): one holding more is the content under a misleading title."""
+    excerpts: int = 2
+    """Cut-off excerpts from which a box of them is a list of other posts' teasers."""
+    labelled_items: int = 2
+    """Items from which a list whose each item says something beside its link is the content's own."""
 
 
 LIMITS = Thresholds()

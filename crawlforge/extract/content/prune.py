@@ -8,7 +8,7 @@ from crawlforge.extract.content.chrome import (CHROME_TAGS, hidden_named, hints,
                                                page_named, PRODUCT_CHROME_PREFIXES, UI_LINE)
 from crawlforge.extract.content.hidden import (disclosed, folded, opened_panel, PANELS, repeated_link,
                                                revealed, streamed_into_place, swallowed, unhide)
-from crawlforge.extract.content.nodes import (class_of, HEADING_TAGS, HEADINGS, holders, holds_any,
+from crawlforge.extract.content.nodes import (class_of, HEADING_TAGS, HEADINGS, held_by, holders, holds_any,
                                               remove_outermost)
 from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.content.threads import is_thread, remarks
@@ -28,10 +28,11 @@ _NEVER_CHROME = frozenset({"html", "body", "main"})
 """Whatever their class says (`sticky-nav-off`), these hold the content."""
 
 
-def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = False) -> bool:
+def prune(tree: LexborHTMLParser, memo, thread: bool | None = False, product: bool = False) -> bool:
     """Removes chrome in place: junk tags, hidden nodes, and class/id-marked boilerplate. On a
     `thread` (a forum page) comments, authors and dates are its posts and their author lines;
-    None: the page's shape tells (`is_thread`). Returns whether it was pruned as a thread."""
+    None: the page's shape tells (`is_thread`). Returns whether it was pruned as a thread.
+    `memo`: the page's `memo.PageMemo`."""
     body = tree.body
     if body is None:
         return bool(thread)
@@ -44,13 +45,13 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
     remove_outermost(form for form in forms  # a page-wide <form> (ASP.NET, a shop's filter form) is no chrome
                      if len(form.text(deep=True, strip=True)) < total / 2)
     if thread is None:
-        thread = is_thread(body, total)
+        thread = is_thread(body, total, memo)
     styled_hidden = revealed(body, total if forms or thread is None else None)
     tags = [tag for tag in CHROME_TAGS if tag not in _THREAD_TAGS] if thread else CHROME_TAGS
-    holds_page = holders(body.css(_PAGE_MAIN))  # what holds the page's main, from one search
     dates = set_aside_dates(body) if not thread else set()  # a listing's card keeps its own date
-    remove_outermost(node for node in body.css(", ".join(tags)) if node.mem_id not in holds_page
-                     and node.mem_id not in dates)
+    chrome, mains = _chrome_tags(body, tags)
+    holds_page = holders(mains)  # what holds the page's main
+    remove_outermost(node for node in chrome if node.mem_id not in holds_page and node.mem_id not in dates)
     marks = _marks(body)
     doomed = _hidden(body, marks["hidden"], styled_hidden, holds_page, opened)
     if not thread:
@@ -64,14 +65,31 @@ def prune(tree: LexborHTMLParser, thread: bool | None = False, product: bool = F
                if len(node.text(deep=True, strip=True)) < LIMITS.control_text]
     total = len(body.text(deep=True, strip=True, skip_empty=True))  # text left after the strip (skip_empty: blank
     # text nodes skipped in C, not made strings to be stripped to nothing: the same text)
-    doomed += _boilerplate(body, total, thread, cards=not product,  # a product page's cards are other items
+    doomed += _boilerplate(body, total, memo, thread, cards=not product,  # a product page's cards are other items
                            code=bool(marks["code"]))
     if product:
-        doomed += [node for node in body.css("[class], [id]") if named(node, PRODUCT_CHROME_PREFIXES)
+        doomed += [node for node in body.css("[class], [id]") if named(node, memo.named[PRODUCT_CHROME_PREFIXES])
                    and len(node.text(deep=True, strip=True)) < total / 2]
     holding = holders(marks["protected"]) if doomed else set()
     remove_outermost(node for node in doomed if node.tag not in _NEVER_CHROME and node.mem_id not in holding)
     return thread
+
+
+def _chrome_tags(body, tags: list) -> tuple[list, list]:
+    """(the nodes of the chrome `tags`, the page's main ones: `_PAGE_MAIN`), from one walk of
+    the page, which costs more than the tests of its selectors."""
+    chrome, mains, last = [], [], None
+    for node in body.css(", ".join(tags) + ", " + _PAGE_MAIN):
+        if node.mem_id == last:  # a chrome tag or a `main` whose role says main comes twice in a row
+            continue
+        last = node.mem_id
+        if node.tag in tags:
+            chrome.append(node)
+            if node.attrs.get("role") == "main":
+                mains.append(node)
+        else:
+            mains.append(node)
+    return chrome, mains
 
 
 def _opened_up(body) -> tuple[list, set]:
@@ -114,8 +132,8 @@ def _hidden(body, hidden: list, styled_hidden: list, holds_page: set, opened: se
     panel, nor one a control opens (those are shown), nor a card's repeated link."""
     doomed = []
     panels = holders(body.css(PANELS)) if hidden else set()  # what holds a panel, from one search
-    for node in hidden:
-        if node.mem_id in holds_page or folded(node, panels) or opened_panel(node, opened):  # what it removed held no main
+    for node in hidden:  # holding the page's main: what the chrome tags' removal took held none
+        if node.mem_id in holds_page or folded(node, panels) or opened_panel(node, opened):
             unhide(node)
         elif not repeated_link(node):
             doomed.append(node)
@@ -191,8 +209,9 @@ modal or dialog the page is rendered in) is no chrome."""
 
 
 def _holds_prose(node) -> bool:
-    """Two paragraphs of 150 characters or more: an ad box or a paywall prompt has at most one."""
-    return sum(len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph for p in node.css("p")) >= 2
+    """Paragraphs of prose, `LIMITS.prose_box` of them: an ad box or a paywall prompt has one at most."""
+    return sum(len(p.text(deep=True, strip=True)) >= LIMITS.prose_paragraph for p in node.css("p")) \
+        >= LIMITS.prose_box
 
 
 def captions(body, figures=None) -> list:
@@ -230,13 +249,15 @@ def _titled_by_link(figure) -> bool:
     return bool(pictures & titles)
 
 
-def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, code: bool = True) -> list:
+def _boilerplate(body, total: int, memo, thread: bool = False, cards: bool = True, code: bool = True) -> list:
     """Nodes whose class/id names say chrome. A node holding much of the page's text survives:
-    half of it for a chrome name (`secondary-sticky-nav` around the page), 30 % when the name also says content (`entry share`), and so
+    `LIMITS.named_share` of it for a chrome name (`secondary-sticky-nav` around the page),
+    `LIMITS.content_named_share` when the name also says content (`entry share`), and so
     does prose whose name speaks only of ads or a paywall (an article behind one, ad slots inside).
     With `cards`, a box named a caption that holds a heading is an item card's text, no caption.
     `code`: whether the body holds code (`pre`, `code`), whose highlighting spans are no chrome."""
     found, large, classes = [], [], {}  # classes: mem_id -> class, of the nodes in `large`
+    known = memo.thread_hints if thread else memo.hints
     last, named = None, None  # a node with a class and an id comes twice in a row: judged once
     for node in body.css("[class], [id]"):
         mem_id = node.mem_id
@@ -246,7 +267,7 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, cod
             continue
         last, named = mem_id, None
         name, node_id = class_of(node), node.id  # each read once for all the tests below
-        strong, weak, positive, not_ad, not_caption = hints(name, node_id, thread)
+        strong, weak, positive, not_ad, not_caption = hints(name, node_id, known)
         if not (strong or weak) or node.tag in HEADINGS:
             continue
         if strong and not not_ad and _holds_prose(node):
@@ -265,20 +286,16 @@ def _boilerplate(body, total: int, thread: bool = False, cards: bool = True, cod
         sizes = [(node, share, size[node.mem_id] if node.mem_id in size else
                   size.setdefault(node.mem_id, len(node.text(deep=True, strip=True, skip_empty=True))))
                  for node, share in large]
-        spared = page_named(sizes, total, classes)
+        spared = page_named(sizes, total, memo.hints, classes)
         found += [node for node, share, size in sizes if size < total * share and node.mem_id not in spared]
     in_code = {node.mem_id for node in body.css("pre [class], pre [id], code [class], code [id]")} \
         if found and code else set()
+    in_heading = held_by(found, _HEADING_IDS)
     return [node for node in found if node.mem_id not in in_code  # syntax-highlighting spans
-            and (not _in_heading(node) or hidden_named(node))]  # a heading's shown text is never chrome
+            and (node.mem_id not in in_heading or hidden_named(node))]  # a heading's shown text is never chrome
 
 
-def _in_heading(node) -> bool:
-    """Whether a heading holds the node."""
-    node = node.parent
-    while node is not None and node.tag not in HEADINGS:
-        node = node.parent
-    return node is not None
+_HEADING_IDS = tag_ids(HEADINGS)
 
 
 def heading_controls(body) -> list:

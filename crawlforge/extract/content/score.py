@@ -2,9 +2,7 @@
 that grows with its length and commas and shrinks with its link density."""
 
 import re
-from functools import lru_cache
-
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from crawlforge.extract.content.chrome import name_weight
 from crawlforge.extract.content.nodes import BLOCK_TAGS, link_density, LINK_ID
@@ -12,42 +10,43 @@ from crawlforge.extract.content.policy import LIMITS
 from crawlforge.extract.dom import tag_ids
 
 
-class Block(NamedTuple):
-    """A block of text: the nearest block element around a run of text, and what its runs hold."""
+@dataclass(slots=True)
+class Block:
+    """A block of text: the nearest block element around a run of text, and what its runs hold
+    (summed run by run)."""
 
     node: object
-    size: int
+    size: int = 0
     """Characters of text."""
-    links: int
+    links: int = 0
     """Characters of them inside links (all of them for a block inside a link: a teaser card)."""
-    commas: int
+    commas: int = 0
 
 
-class Candidate(NamedTuple):
-    """A container the text blocks voted for, and its score."""
+@dataclass(slots=True)
+class Candidate:
+    """A container the text blocks voted for, and its score (summed vote by vote)."""
 
     node: object
     score: float
 
 
-class Text(NamedTuple):
-    """The text under an element: its length, the part inside links, its commas."""
+@dataclass(slots=True)
+class Text:
+    """The text under an element: its length, the part inside links, its commas (summed block by
+    block)."""
 
-    size: int
-    links: int
-    commas: int
+    size: int = 0
+    links: int = 0
+    commas: int = 0
 
 
-NO_TEXT = Text(0, 0, 0)
-"""An element outside the content read, or holding no text."""
+NO_TEXT = Text()
+"""An element outside the content read, or holding no text; read only."""
 
 
 _BLOCK_IDS = tag_ids(BLOCK_TAGS)
 
-_TAG_WEIGHT = {"div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
-               "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3,
-               "li": -3, "form": -3, "th": -5, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5,
-               "h6": -5}
 _LINKED_BLOCK_IDS = tag_ids("div p li h1 h2 h3 h4 h5 h6 section article td".split())
 _CONTAINERS = frozenset({"div", "section", "article", "main", "td", "body", "form"})
 
@@ -71,26 +70,30 @@ def text_blocks(root) -> dict:
         mem_id = parent.mem_id
         entry = blocks.get(mem_id)
         if entry is None:
-            entry = blocks[mem_id] = [parent, 0, 0, 0]
-        entry[1] += size
-        entry[2] += size if in_link else 0
-        entry[3] += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
+            entry = blocks[mem_id] = Block(parent)
+        entry.size += size
+        if in_link:
+            entry.links += size
+        entry.commas += text.count(",") + (0 if text.isascii() else text.count("，") + text.count("、"))
     for link in root.css("a"):  # teaser cards: a whole block inside a link (a walk of each link's few
         for block in link.traverse():  # nodes: `a div, a p, ...` tests a dozen selectors on every node)
             if block.tag_id in _LINKED_BLOCK_IDS and (entry := blocks.get(block.mem_id)) is not None:
-                entry[2] = entry[1]
-    return {mem_id: Block(*entry) for mem_id, entry in blocks.items()}
+                entry.links = entry.size
+    return blocks
 
 
-def score_candidates(blocks: dict) -> dict:
-    """Readability's vote: each text block adds to its container and two more ancestors."""
+def score_candidates(blocks: dict, memo) -> dict:
+    """Readability's vote: each text block adds to its container and two more ancestors.
+    `memo`: the page's `memo.PageMemo`."""
     scores, up = {}, {}  # up: mem_id -> parent, each read once
-    for node, size, links, commas in blocks.values():
+    for block in blocks.values():
+        size = block.size
         if size < LIMITS.scored_block:
             continue
-        points = (1 + commas + min(size / LIMITS.point_text, LIMITS.length_points)) * (1 - links / size)
+        points = (1 + block.commas + min(size / LIMITS.point_text, LIMITS.length_points)) * (1 - block.links / size)
+        node = block.node
         ancestor = node if node.tag in _CONTAINERS else node.parent
-        for divisor in (1, 2, 3):
+        for divisor in range(1, LIMITS.score_levels + 1):
             if ancestor is None:
                 break
             mem_id = ancestor.mem_id
@@ -99,37 +102,38 @@ def score_candidates(blocks: dict) -> dict:
                 tag = ancestor.tag
                 if tag == "html":  # never scored, so a scored node is no html
                     break
-                weight = _TAG_WEIGHT.get(tag, 0) + _weight(ancestor)
-                entry = scores[mem_id] = [ancestor, weight]
-            entry[1] += points / divisor
+                weight = LIMITS.tag_weights.get(tag, 0) + _weight(ancestor, memo)
+                entry = scores[mem_id] = Candidate(ancestor, weight)
+            entry.score += points / divisor
             ancestor = up[mem_id] if mem_id in up else up.setdefault(mem_id, ancestor.parent)
-    return {mem_id: Candidate(*entry) for mem_id, entry in scores.items()}
+    return scores
 
 
-def _weight(node) -> int:
+def _weight(node, memo) -> int:
     """The node's class and id weight (`hint_weight`) and its body hint (`body_hint`), from
     one read of its attributes."""
     attributes = node.attributes
-    return name_weight(attributes.get("class") or "", attributes.get("id")) + _body_named(attributes)
+    return name_weight(attributes.get("class") or "", attributes.get("id"), memo.hints) \
+        + _body_named(attributes, memo.body)
 
 
-def body_hint(node) -> int:
-    """The page names its article body: schema.org articleBody or a body/content class."""
-    return _body_named(node.attributes)
+def body_hint(node, memo) -> int:
+    """The page names its article body: schema.org articleBody or a body/content class.
+    `memo`: the page's `memo.PageMemo`."""
+    return _body_named(node.attributes, memo.body)
 
 
-def _body_named(attributes: dict) -> int:
+def _body_named(attributes: dict, known: dict) -> int:
     """`body_hint` of a node's attributes: a dict of them all, for three (``attrs.get`` of a
-    name it lacks costs more)."""
-    if attributes.get("itemprop") == "articleBody" or _names_body(attributes.get("class") or "") \
-            or _names_body(attributes.get("id") or ""):
+    name it lacks costs more). `known`: the page's memo of `names_body`."""
+    if attributes.get("itemprop") == "articleBody" or known[attributes.get("class") or ""] \
+            or known[attributes.get("id") or ""]:
         return LIMITS.class_weight
     return 0
 
 
-@lru_cache(maxsize=8192)
-def _names_body(hint: str) -> bool:
-    """`_BODY_NAMES` in a class or an id (no name spans a blank); a page's containers share their classes."""
+def names_body(hint: str) -> bool:
+    """`_BODY_NAMES` in a class or an id (no name spans a blank)."""
     return _BODY_NAMES.search(hint.lower()) is not None
 
 
@@ -137,7 +141,8 @@ def top_candidate(scores: dict):
     """Best container after link-density discount, moved up while its parent scores higher."""
     ranked = sorted(scores.values(), key=lambda e: e.score, reverse=True)[:LIMITS.top_candidates]
     best, best_score = None, 0.0
-    for node, score in ranked:
+    for candidate in ranked:
+        node, score = candidate.node, candidate.score
         if score <= best_score:
             continue  # the discount only brings it closer to 0, never above the best
         score *= 1 - link_density(node)
@@ -148,7 +153,7 @@ def top_candidate(scores: dict):
     parent = best.parent
     while parent is not None and parent.tag not in ("body", "html"):
         entry = scores.get(parent.mem_id)
-        if entry is None or entry.score < best_score / 3:
+        if entry is None or entry.score < best_score * LIMITS.parent_score:
             break
         if entry.score > best_score:
             best, best_score = parent, entry.score
@@ -195,8 +200,8 @@ def subtree_text(blocks: dict, roots: list) -> dict:
     """Text length, link-text length and commas of every element under `roots` (by mem_id)."""
     root_ids = {root.mem_id for root in roots}
     sums, up, depth, outside = {}, {}, {}, set()  # up: mem_id -> its parent's (None for a root)
-    for block_id, (block, size, links, commas) in blocks.items():  # keyed by their mem_ids
-        path, node, mem_id = [], block, block_id  # each node read once, for the first block below it
+    for block_id, block in blocks.items():  # keyed by their mem_ids
+        path, node, mem_id = [], block.node, block_id  # each node read once, for the first block below it
         while mem_id not in up and mem_id not in outside:
             path.append(mem_id)
             if mem_id in root_ids:
@@ -211,17 +216,17 @@ def subtree_text(blocks: dict, roots: list) -> dict:
         if path:
             above, level = (None, -1) if path[-1] in root_ids else (mem_id, depth[mem_id])
             for mem_id in reversed(path):
-                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, [0, 0, 0]
+                up[mem_id], depth[mem_id], sums[mem_id] = above, level + 1, Text()
                 above, level = mem_id, level + 1
         entry = sums[block_id]
-        entry[0] += size
-        entry[1] += links
-        entry[2] += commas
+        entry.size += block.size
+        entry.links += block.links
+        entry.commas += block.commas
     for mem_id in sorted(sums, key=depth.__getitem__, reverse=True):  # each node's sums go up once
         parent = up[mem_id]
         if parent is not None:
             own, entry = sums[mem_id], sums[parent]
-            entry[0] += own[0]
-            entry[1] += own[1]
-            entry[2] += own[2]
-    return {mem_id: Text(*entry) for mem_id, entry in sums.items()}
+            entry.size += own.size
+            entry.links += own.links
+            entry.commas += own.commas
+    return sums

@@ -24,13 +24,14 @@ def remarks(body) -> list:
 _POST_ITEM = re.compile(r"schema\.org/(?:Question|Answer)\b", re.IGNORECASE)
 
 
-def is_thread(body, total: int) -> bool:
+def is_thread(body, total: int, memo) -> bool:
     """Comment-named boxes hold most of the page's text and no article stands outside them
     (under three paragraphs of prose): a discussion whose posts are its comments, the shape of
-    a link aggregator's or a news site's comment page that declares no forum."""
-    posts, inside = [], set()
+    a link aggregator's or a news site's comment page that declares no forum. `memo`: the
+    page's `memo.PageMemo`."""
+    posts, inside, known = [], set(), memo.named[POST_PREFIXES]
     for node in body.css(POST_CANDIDATES):  # the selector narrows, the words decide
-        if node.mem_id in inside or not named(node, POST_PREFIXES):
+        if node.mem_id in inside or not named(node, known):
             continue
         posts.append(node)
         inside.update(child.mem_id for child in node.css("*"))

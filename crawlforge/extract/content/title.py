@@ -9,10 +9,9 @@ from crawlforge.extract.content.nodes import HEADING_TAGS, HEADINGS, link_densit
 from crawlforge.extract.content.policy import LIMITS
 
 
-def page_title(tree):
-    """The page's one `h1`, before pruning, when it has one with text of its own: a page of
-    several `h1` (a logo's and the title's, one a section) names no one title."""
-    found = tree.css("h1")
+def page_title(found: list):
+    """The page's one `h1` (of those `found` before pruning), when it has one with text of its
+    own: a page of several `h1` (a logo's and the title's, one a section) names no one title."""
     if len(found) != 1:
         return None
     text = found[0].text(deep=True, strip=True)
@@ -24,9 +23,9 @@ def missing_title(tree, h1, nodes: list, url: str) -> str | None:
     with a heading of the same text (the title is there already), or the title was pruned (a
     site's name in its header), is a link (a logo's), names the site (`example.org`,
     `Example's Blog`), or does not stand before the content."""
-    if h1 is None or not nodes or len(tree.css("h1")) != 1 or link_density(h1) > LIMITS.link_bar:
-        return None
-    if any(node.tag == "h1" or node.css_first("h1") is not None for node in nodes):
+    if h1 is None or not nodes or any(node.tag == "h1" or node.css_first("h1") is not None for node in nodes):
+        return None  # the content, searched first, is a part of the page
+    if len(tree.css("h1")) != 1 or link_density(h1) > LIMITS.link_bar:  # pruned: `h1` is read no more
         return None
     text = _heading_text(h1)
     first = nodes[0] if nodes[0].tag in HEADINGS else nodes[0].css_first(HEADING_TAGS)
@@ -57,7 +56,7 @@ def _names_site(text: str, url: str) -> bool:
         return False
     joined = "".join(words)
     labels = (urlsplit(url).hostname or "").split(".")[:-1]  # the top-level domain names no site
-    return any(len(label) >= 4 and label != "www" and label in joined for label in labels)
+    return any(len(label) >= LIMITS.site_label and label != "www" and label in joined for label in labels)
 
 
 def _before(body, h1, node) -> bool:

@@ -10,7 +10,6 @@ the old page) and without click-tracking parameters (they carry no content and l
 """
 
 import re
-from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
 from ada_url import URL
@@ -27,6 +26,7 @@ TRACKING_PARAMS = (
 """Query parameters dropped from URLs; a trailing `*` matches any name with that prefix."""
 
 _UNLINKABLE = ("javascript:", "data:", "vbscript:", "about:", "blob:")
+_UNLINKABLE_CHARS = max(map(len, _UNLINKABLE))
 
 
 def _split_patterns(params):
@@ -49,15 +49,14 @@ def strip_tracking(query: str, patterns=_DEFAULT_PATTERNS) -> str:
     return "&".join(kept)
 
 
-@lru_cache(maxsize=8192)
 def clean_url(href: str, base: str, tracking_params=TRACKING_PARAMS) -> str | None:
     """Absolute URL without fragment or tracking parameters; None for links that lead nowhere.
 
     Fragment-only links (`#top`) and script/data URLs give None, so callers can keep the text
-    and drop the link. Cached: navigation repeats the same hrefs on every page of a site.
+    and drop the link.
     """
     href = href.strip()
-    if not href or href.startswith("#") or href[:11].lower().startswith(_UNLINKABLE):
+    if not href or href.startswith("#") or href[:_UNLINKABLE_CHARS].lower().startswith(_UNLINKABLE):
         return None
     absolute = _absolute(href, base)
     if absolute is None:
@@ -85,7 +84,6 @@ def _absolute(href: str, base: str) -> str | None:
         return None
 
 
-@lru_cache(maxsize=256)
 def _origin(base: str) -> str:
     scheme, _, rest = base.partition("://")
     return f"{scheme}://{rest.split('/', 1)[0].split('?', 1)[0].split('#', 1)[0]}"

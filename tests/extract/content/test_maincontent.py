@@ -1,7 +1,11 @@
 """The main-content cleanup's phrase files (crawlforge/extract/words/) as its patterns read them."""
 
+import importlib
+import pkgutil
+
 import pytest
 
+import crawlforge.extract.content as content
 from crawlforge.extract.content.chrome import AD_LABEL, BOILERPLATE_LINE, UI_LINE
 from crawlforge.extract.content.lines import is_dateline
 from crawlforge.extract.words import pattern
@@ -34,3 +38,16 @@ def test_ad_labels_button_lines_and_datelines():
 
 def test_blanks_match_any_run_of_blanks():
     assert pattern("boilerplate_lines").match("related\n  articles")
+
+
+def test_content_rules_keep_nothing_between_pages():
+    """The rules are plain functions: what they memoise lives in the page's own memo
+    (`memo.PageMemo`), made for one page and dropped with it, never in a module (the loaders
+    of `words/` data files, imported, may keep what they read)."""
+    for info in pkgutil.iter_modules(content.__path__):
+        module = importlib.import_module(f"{content.__name__}.{info.name}")
+        for name, value in vars(module).items():
+            assert not (hasattr(value, "cache_info") and value.__module__ == module.__name__), \
+                f"{info.name}.{name} caches results between pages"
+            assert not (isinstance(value, dict) and hasattr(type(value), "__missing__")), \
+                f"{info.name}.{name} is a memo kept between pages"
