@@ -8,7 +8,9 @@ import gzip
 from pathlib import Path
 
 from conftest import ROOT
+from selectolax.lexbor import LexborHTMLParser
 
+from crawlforge.extract.extractors.shown import _tag
 from crawlforge.extract.extractors.values import plain_text
 from crawlforge.extract.product import extract_product
 
@@ -246,3 +248,11 @@ def test_a_megabyte_of_digits_gives_no_price_and_no_exception():
     record = extract_product(synthetic_page("<span class='price'>" + "9" * 1024 * 1024 + "</span>"),
                              "https://shop.example/widget")
     assert record["price"] is None
+
+
+def test_a_currency_code_inside_a_word_makes_no_price_tag():
+    """"9 KALLAX images" holds "ALL" (the lek) but shows no money; "$79.99" on the same page does."""
+    tree = LexborHTMLParser(page(VISIBLE / "ikea-0622.html.gz"))
+    texts = {" ".join(node.text(deep=True).split()): node for node in tree.body.traverse() if node.is_element_node}
+    assert _tag(texts["9 KALLAX images"], "", 0) is None
+    assert (_tag(texts["$79.99"], "", 0).amount, _tag(texts["$79.99"], "", 0).currency) == ("79.99", "$")

@@ -152,7 +152,8 @@ def _tag(element, label: str, at: int) -> Tag | None:
     if parsed.amount is None or parsed.amount <= 0 or "%" in text:
         return None  # no amount, or a discount's percentage
     marked = _is_marked(element)
-    currency = parsed.currency if currency_code(parsed.currency, "") else None  # "DA" of "CUDA" is none
+    # A currency counts only where it touches the amount: "DA" of "CUDA", "lei" of "kleine" are none.
+    currency = parsed.currency if currency_code(parsed.currency, "") and _money_pattern().search(text) else None
     if currency is None and not marked:
         return None  # a number without a currency is a size, a count or a date
     marked = marked or (currency is not None and _is_marked(element, data=True))
