@@ -256,3 +256,19 @@ def test_a_currency_code_inside_a_word_makes_no_price_tag():
     texts = {" ".join(node.text(deep=True).split()): node for node in tree.body.traverse() if node.is_element_node}
     assert _tag(texts["9 KALLAX images"], "", 0) is None
     assert (_tag(texts["$79.99"], "", 0).amount, _tag(texts["$79.99"], "", 0).currency) == ("79.99", "$")
+
+
+# The name: a page whose markup gives the offer but no name is still one product's page.
+
+def test_the_heading_names_a_product_whose_opengraph_gives_every_fact_but_its_name():
+    record = extract_product(page(PRODUCT / "wcxb-0604.html.gz"), "https://ascolour.com/staple-tee-5001/")
+    assert (record["name"], record["price"], record["provenance"]["name"]) == ("Staple Tee 5001", "20", "visible")
+    assert record["is_product"] is True
+
+
+def test_shopify_analytics_variant_names_give_the_title_they_share():
+    record = extract_product(page(PRODUCT / "wcxb-0584.html.gz"),
+                             "https://www.brooklinen.com/products/classic-core-sheet-set")
+    assert (record["name"], record["provenance"]["name"], record["is_product"]) == (
+        "Classic Percale Core Sheet Set", "shopify", True)
+    assert {variant["name"].split(" / ")[-1] for variant in record["variants"]} >= {"Twin", "Queen", "Cali King"}

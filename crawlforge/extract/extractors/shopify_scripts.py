@@ -74,7 +74,7 @@ def _platform(found: list, currency: str | None) -> dict:
     option_names = [o.get("name") if isinstance(o, dict) else o for o in product.get("options") or []]
     return values.compact({
         "product_id": product.get("id"),
-        "title": values.text(product.get("title")),
+        "title": values.text(product.get("title") or _title_of_variants(product.get("variants"))),
         "handle": values.text(product.get("handle")),
         "vendor": values.text(product.get("vendor")),
         "product_type": values.text(product.get("type") or product.get("product_type")),
@@ -83,6 +83,19 @@ def _platform(found: list, currency: str | None) -> dict:
         "variants": [_variant(v, option_names) for v in product.get("variants") or [] if isinstance(v, dict)],
         "sources": [name for name, _ in found],
     })
+
+
+def _title_of_variants(variants) -> str | None:
+    """The analytics meta carries no product title, but names each variant "<title> - <its
+    public_title>" (the title alone for a product without options): the title when all agree."""
+    titles = set()
+    for variant in variants if isinstance(variants, list) else []:
+        name, option = (variant.get("name"), variant.get("public_title")) if isinstance(variant, dict) else (None, None)
+        if not isinstance(name, str):
+            continue
+        suffix = f" - {option}" if isinstance(option, str) and option else ""
+        titles.add(name[: len(name) - len(suffix)] if suffix and name.endswith(suffix) else None if suffix else name)
+    return titles.pop() if len(titles) == 1 else None
 
 
 def _variant(variant: dict, option_names: list) -> dict:

@@ -63,8 +63,8 @@ class VisiblePriceExtractor(Extractor):
             return None  # the markup says article, and names no product
         need_offer = "price" not in found
         need_stock = found.get("availability") in (None, *values.NOT_FOR_SALE)  # markup's InStock stands
-        if not (need_offer or need_stock or "sku" not in found):
-            return None
+        if not (need_offer or need_stock or "sku" not in found or "product_name" not in found):
+            return None  # the markup gave every fact, the name too
         tree = page.dom
         marks = tree.css("h1, " + _BUTTONS)  # one walk of the tree for both
         headings = [node for node in marks if node.tag == "h1"]
