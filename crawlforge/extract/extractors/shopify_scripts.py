@@ -90,11 +90,13 @@ def _title_of_variants(variants) -> str | None:
     public_title>" (the title alone for a product without options): the title when all agree."""
     titles = set()
     for variant in variants if isinstance(variants, list) else []:
-        name, option = (variant.get("name"), variant.get("public_title")) if isinstance(variant, dict) else (None, None)
-        if not isinstance(name, str):
+        if not isinstance(variant, dict) or not isinstance(variant.get("name"), str):
             continue
+        name, option = variant["name"], variant.get("public_title")
         suffix = f" - {option}" if isinstance(option, str) and option else ""
-        titles.add(name[: len(name) - len(suffix)] if suffix and name.endswith(suffix) else None if suffix else name)
+        if not name.endswith(suffix):
+            return None  # a name of another shape: no title to trust
+        titles.add(name[: len(name) - len(suffix)])
     return titles.pop() if len(titles) == 1 else None
 
 

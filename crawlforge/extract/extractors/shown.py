@@ -151,12 +151,11 @@ def _tag(element, label: str, at: int) -> Tag | None:
     parsed = Price.fromstring(_joined_cents(element, text))
     if parsed.amount is None or parsed.amount <= 0 or "%" in text:
         return None  # no amount, or a discount's percentage
-    marked = _is_marked(element)
     # A currency counts only where it touches the amount: "DA" of "CUDA", "lei" of "kleine" are none.
     currency = parsed.currency if currency_code(parsed.currency, "") and _money_pattern().search(text) else None
+    marked = _is_marked(element, data=currency is not None)
     if currency is None and not marked:
         return None  # a number without a currency is a size, a count or a date
-    marked = marked or (currency is not None and _is_marked(element, data=True))
     whole = parsed.amount == parsed.amount.to_integral()
     amount = str(int(parsed.amount)) if whole else format(parsed.amount, "f")
     at_amount = text.find(parsed.amount_text) if parsed.amount_text else -1
