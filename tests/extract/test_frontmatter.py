@@ -43,8 +43,8 @@ def test_multiline_value_cannot_close_the_fence():
 
 
 def test_tuples_and_other_types_are_plain_yaml():
-    document = render_document({"sizes": (1, 2), "path": Path("/tmp/x")}, "")
-    assert yaml.safe_load(document.split("---\n")[1]) == {"sizes": [1, 2], "path": "/tmp/x"}
+    document = render_document({"sizes": (1, 2), "path": Path("pages/x")}, "")
+    assert yaml.safe_load(document.split("---\n")[1]) == {"sizes": [1, 2], "path": "pages/x"}
 
 
 def test_markdown_starting_with_a_rule_is_not_frontmatter():
